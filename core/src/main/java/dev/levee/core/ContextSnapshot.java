@@ -1,0 +1,197 @@
+package dev.levee.core;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The context of one thread — its current {@link Deadline} plus whatever the given
+ * {@link ContextPropagator}s capture — frozen so it can be restored on another thread.
+ *
+ * <p>Use it where work hops threads:
+ * <pre>{@code
+ * Executor executor = ContextSnapshot.propagating(pool);            // captures at each execute()
+ * CompletableFuture.supplyAsync(() -> load(id), executor)
+ *         .thenApplyAsync(this::render, executor);                   // the deadline travels along
+ *
+ * ContextSnapshot snapshot = ContextSnapshot.capture();
+ * stage.thenApply(snapshot.wrap(this::render));                      // for non-async continuations
+ * }</pre>
+ *
+ * <p>Restoring installs exactly the captured deadline (not the earlier of it and the worker's), and
+ * closing the scope restores the worker's own context. Immutable; safe to restore on many threads.
+ */
+public final class ContextSnapshot {
+    private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
+
+    private final Deadline deadline;
+    private final List<ContextPropagator<?>> propagators;
+    private final Object[] captured;
+
+    private ContextSnapshot(Deadline deadline, List<ContextPropagator<?>> propagators, Object[] captured) {
+        this.deadline = deadline;
+        this.propagators = propagators;
+        this.captured = captured;
+    }
+
+    /**
+     * Captures the current thread's deadline.
+     *
+     * @return the snapshot
+     */
+    public static ContextSnapshot capture() {
+        Deadline current = Deadline.currentOrNull();
+        return current == null ? EMPTY : new ContextSnapshot(current, List.of(), captured(List.of()));
+    }
+
+    /**
+     * Captures the current thread's deadline and the contexts of {@code propagators}.
+     *
+     * @param propagators the application's propagators, restored in this order
+     * @return the snapshot
+     */
+    public static ContextSnapshot capture(List<? extends ContextPropagator<?>> propagators) {
+        Objects.requireNonNull(propagators, "propagators");
+        List<ContextPropagator<?>> copy = List.copyOf(propagators);
+        return new ContextSnapshot(Deadline.currentOrNull(), copy, captured(copy));
+    }
+
+    private static Object[] captured(List<ContextPropagator<?>> propagators) {
+        Object[] values = new Object[propagators.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = propagators.get(i).capture();
+        }
+        return values;
+    }
+
+    /**
+     * The captured deadline.
+     *
+     * @return the deadline, or null if none was current
+     */
+    public Deadline deadline() {
+        return deadline;
+    }
+
+    /**
+     * Installs the captured context on the current thread.
+     *
+     * @return a scope that restores the thread's previous context, in reverse order
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public ContextScope attach() {
+        ContextScope[] scopes = new ContextScope[propagators.size() + 1];
+        scopes[0] = Deadline.restore(deadline);
+        int opened = 1;
+        try {
+            for (int i = 0; i < propagators.size(); i++) {
+                scopes[opened] = ((ContextPropagator) propagators.get(i)).restore(captured[i]);
+                opened++;
+            }
+        } catch (RuntimeException | Error e) {
+            closeAll(scopes, opened);
+            throw e;
+        }
+        int count = opened;
+        return () -> closeAll(scopes, count);
+    }
+
+    private static void closeAll(ContextScope[] scopes, int count) {
+        for (int i = count - 1; i >= 0; i--) {
+            scopes[i].close();
+        }
+    }
+
+    /**
+     * Wraps {@code task} to run inside this snapshot's context.
+     *
+     * @param task the task
+     * @return the wrapped task
+     */
+    public Runnable wrap(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        return () -> {
+            try (ContextScope ignored = attach()) {
+                task.run();
+            }
+        };
+    }
+
+    /**
+     * Wraps {@code task} to run inside this snapshot's context.
+     *
+     * @param task the task
+     * @param <T> the result type
+     * @return the wrapped task
+     */
+    public <T> Callable<T> wrap(Callable<T> task) {
+        Objects.requireNonNull(task, "task");
+        return () -> {
+            try (ContextScope ignored = attach()) {
+                return task.call();
+            }
+        };
+    }
+
+    /**
+     * Wraps {@code supplier} to run inside this snapshot's context.
+     *
+     * @param supplier the supplier
+     * @param <T> the result type
+     * @return the wrapped supplier
+     */
+    public <T> Supplier<T> wrapSupplier(Supplier<T> supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return () -> {
+            try (ContextScope ignored = attach()) {
+                return supplier.get();
+            }
+        };
+    }
+
+    /**
+     * Wraps {@code function} to run inside this snapshot's context, for {@code thenApply}-style
+     * continuations.
+     *
+     * @param function the function
+     * @param <A> the argument type
+     * @param <R> the result type
+     * @return the wrapped function
+     */
+    public <A, R> Function<A, R> wrap(Function<A, R> function) {
+        Objects.requireNonNull(function, "function");
+        return argument -> {
+            try (ContextScope ignored = attach()) {
+                return function.apply(argument);
+            }
+        };
+    }
+
+    /**
+     * An executor that captures the submitting thread's deadline at each {@code execute} and restores
+     * it around the task.
+     *
+     * @param executor the executor that runs the tasks
+     * @return the propagating executor
+     */
+    public static Executor propagating(Executor executor) {
+        return propagating(executor, List.of());
+    }
+
+    /**
+     * An executor that captures the submitting thread's deadline and the contexts of
+     * {@code propagators} at each {@code execute} and restores them around the task.
+     *
+     * @param executor the executor that runs the tasks
+     * @param propagators the application's propagators
+     * @return the propagating executor
+     */
+    public static Executor propagating(Executor executor, List<? extends ContextPropagator<?>> propagators) {
+        Objects.requireNonNull(executor, "executor");
+        List<ContextPropagator<?>> copy = List.copyOf(propagators);
+        return task -> executor.execute(capture(copy).wrap(task));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.levee.core;
+
+import dev.levee.core.internal.Exceptions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * The permit protocol around a call, for one gate or a fused group of consecutive gates that share
+ * a ticker. One clock reading before the call and one after; nothing allocated on the synchronous
+ * path.
+ */
+final class GateRunner {
+    private GateRunner() {}
+
+    static <T, E extends Throwable> T execute(Gate gate, Chain next, CheckedSupplier<T, E> call) throws E {
+        Ticker ticker = gate.ticker();
+        long start = ticker.read();
+        gate.acquire(start);
+        T result;
+        try {
+            result = next.proceed(call);
+        } catch (Throwable t) {
+            gate.onFailure(ticker.read() - start, t);
+            throw t;
+        }
+        gate.onResult(ticker.read() - start, result);
+        return result;
+    }
+
+    static <T> CompletionStage<T> executeAsync(Gate gate, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        Ticker ticker = gate.ticker();
+        long start = ticker.read();
+        try {
+            gate.acquire(start);
+        } catch (RejectedException rejected) {
+            return CompletableFuture.failedFuture(rejected);
+        }
+        CompletionStage<T> stage = next.proceedAsync(call);
+        return stage.whenComplete((result, failure) -> {
+            long latency = ticker.read() - start;
+            if (failure != null) {
+                gate.onFailure(latency, Exceptions.unwrap(failure));
+            } else {
+                gate.onResult(latency, result);
+            }
+        });
+    }
+
+    /** Runs a call through consecutive gates: acquire outermost first, release innermost first. */
+    static <T, E extends Throwable> T execute(Gate[] gates, Ticker ticker, Chain next, CheckedSupplier<T, E> call)
+            throws E {
+        long start = ticker.read();
+        acquireAll(gates, start);
+        T result;
+        try {
+            result = next.proceed(call);
+        } catch (Throwable t) {
+            long latency = ticker.read() - start;
+            for (int i = gates.length - 1; i >= 0; i--) {
+                gates[i].onFailure(latency, t);
+            }
+            throw t;
+        }
+        long latency = ticker.read() - start;
+        for (int i = gates.length - 1; i >= 0; i--) {
+            gates[i].onResult(latency, result);
+        }
+        return result;
+    }
+
+    static <T> CompletionStage<T> executeAsync(
+            Gate[] gates, Ticker ticker, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        long start = ticker.read();
+        try {
+            acquireAll(gates, start);
+        } catch (RejectedException rejected) {
+            return CompletableFuture.failedFuture(rejected);
+        }
+        return next.proceedAsync(call).whenComplete((result, failure) -> {
+            long latency = ticker.read() - start;
+            for (int i = gates.length - 1; i >= 0; i--) {
+                if (failure != null) {
+                    gates[i].onFailure(latency, Exceptions.unwrap(failure));
+                } else {
+                    gates[i].onResult(latency, result);
+                }
+            }
+        });
+    }
+
+    /** Acquires every gate in order; if one refuses (or throws), releases those already passed as ignored. */
+    private static void acquireAll(Gate[] gates, long start) {
+        int acquired = 0;
+        try {
+            for (; acquired < gates.length; acquired++) {
+                gates[acquired].acquire(start);
+            }
+        } catch (Throwable t) {
+            for (int i = acquired - 1; i >= 0; i--) {
+                gates[i].onIgnored();
+            }
+            throw t;
+        }
+    }
+}
