@@ -267,14 +267,17 @@ public final class KeyedRegistry<K, P> {
             return false;
         }
         entry.removed = true;
-        reserved.decrementAndGet();
         evictions.incrementAndGet();
-        if (evictionListener != null) {
-            try {
+        try {
+            if (evictionListener != null) {
                 evictionListener.accept(entry.key, entry.value);
-            } catch (RuntimeException e) {
-                LOG.warn("KeyedRegistry '{}': eviction listener failed for key {}", name, entry.key, e);
             }
+        } catch (RuntimeException e) {
+            LOG.warn("KeyedRegistry '{}': eviction listener failed for key {}", name, entry.key, e);
+        } finally {
+            // Free the slot only after the listener ran, so a replacement policy is never created
+            // while the evicted one is still being closed.
+            reserved.decrementAndGet();
         }
         return true;
     }
