@@ -1,0 +1,35 @@
+package dev.levee.examples;
+
+import java.io.PrintStream;
+
+/**
+ * The README's run command: sends a flaky simulated call through Levee's policies and prints what
+ * happened to each call, then shows each pattern on its own.
+ */
+public final class Demo {
+    private Demo() {}
+
+    /**
+     * Runs the demo.
+     *
+     * @param args ignored
+     */
+    public static void main(String[] args) {
+        run(System.out);
+    }
+
+    /**
+     * Runs every section of the demo.
+     *
+     * @param out where to print
+     */
+    public static void run(PrintStream out) {
+        section(out, "Core: pipelines, the permit protocol, deadlines");
+        CoreExamples.run(out);
+    }
+
+    static void section(PrintStream out, String title) {
+        out.println();
+        out.println("=== " + title + " ===");
+    }
+}

@@ -1,0 +1,24 @@
+package dev.levee.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The demo and the docs' examples run in the build, so the README's run command keeps working. */
+class DemoTest {
+
+    @Test
+    void demoRunsEverySection() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Demo.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String output = bytes.toString(StandardCharsets.UTF_8);
+
+        assertThat(output).contains("=== Core");
+        assertThat(output).contains("pipeline result: 42 items");
+        assertThat(output).contains("worker sees a deadline: true");
+        assertThat(output).contains("tenant a twice is one gate: true");
+    }
+}
