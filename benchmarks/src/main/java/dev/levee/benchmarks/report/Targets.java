@@ -1,0 +1,125 @@
+package dev.levee.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The per-issue speed and allocation targets, as the issues state them, and their check against a run.
+ *
+ * <ul>
+ *   <li><b>Circuit breaker</b> (classes {@code CircuitBreaker*Benchmark}): count window ≤ 0.6×
+ *       resilience4j's count window and time window ≤ 0.5× resilience4j's time window at 1 thread;
+ *       faster than Failsafe at 1 thread; no slower than resilience4j (same window kind) at 2
+ *       threads.</li>
+ *   <li><b>Rate limiter</b> ({@code RateLimiter*Benchmark}): GCRA and token bucket ≤ 1.25× the floor
+ *       and ≤ 0.75× the fastest peer at 1 thread; the fastest (≤ 1.0× the fastest peer) at 2
+ *       threads.</li>
+ *   <li><b>Retry</b> ({@code Retry*Benchmark}): ≤ 0.5× resilience4j at 1 thread.</li>
+ *   <li><b>Bulkhead</b> ({@code Bulkhead*Benchmark}): semaphore bulkhead ≤ 1.0× resilience4j at 1
+ *       and 2 threads.</li>
+ *   <li><b>Pipeline</b> ({@code PipelineOfFourBenchmark}): ≤ 0.45× resilience4j at 1 thread.</li>
+ *   <li><b>Allocation</b>: every Levee method 0 B/op, in every class, at every thread count.</li>
+ * </ul>
+ */
+final class Targets {
+    private static final String BREAKER = "circuit breaker";
+    private static final String LIMITER = "rate limiter";
+    private static final String RETRY = "retry";
+    private static final String BULKHEAD = "bulkhead";
+    private static final String PIPELINE = "pipeline (#8)";
+    private static final String ALLOCATION = "allocation (#8)";
+
+    private static final Pattern BREAKERS = Pattern.compile("CircuitBreaker.*Benchmark");
+    private static final Pattern LIMITERS = Pattern.compile("RateLimiter.*Benchmark");
+    private static final Pattern RETRIES = Pattern.compile("Retry.*Benchmark");
+    private static final Pattern BULKHEADS = Pattern.compile("Bulkhead.*Benchmark");
+    private static final Pattern PIPELINES = Pattern.compile("PipelineOfFourBenchmark");
+
+    /** The speed targets, in the order the report lists them. */
+    static final List<Target> SPEED = List.of(
+            peer(BREAKER, "count window ≤ 0.6× resilience4j count window", BREAKERS, "count",
+                    Library.RESILIENCE4J, "count", 1, 0.6, false),
+            peer(BREAKER, "time window ≤ 0.5× resilience4j time window", BREAKERS, "time",
+                    Library.RESILIENCE4J, "time", 1, 0.5, false),
+            peer(BREAKER, "faster than Failsafe", BREAKERS, "", Library.FAILSAFE, "", 1, 1.0, true),
+            peer(BREAKER, "count window no slower than resilience4j count window at 2 threads", BREAKERS, "count",
+                    Library.RESILIENCE4J, "count", 2, 1.0, false),
+            peer(BREAKER, "time window no slower than resilience4j time window at 2 threads", BREAKERS, "time",
+                    Library.RESILIENCE4J, "time", 2, 1.0, false),
+            floor(LIMITER, "GCRA ≤ 1.25× floor", LIMITERS, "gcra", 1, 1.25),
+            fastest(LIMITER, "GCRA ≤ 0.75× fastest peer", LIMITERS, "gcra", 1, 0.75),
+            fastest(LIMITER, "GCRA fastest at 2 threads", LIMITERS, "gcra", 2, 1.0),
+            floor(LIMITER, "token bucket ≤ 1.25× floor", LIMITERS, "token", 1, 1.25),
+            fastest(LIMITER, "token bucket ≤ 0.75× fastest peer", LIMITERS, "token", 1, 0.75),
+            fastest(LIMITER, "token bucket fastest at 2 threads", LIMITERS, "token", 2, 1.0),
+            peer(RETRY, "≤ 0.5× resilience4j", RETRIES, "", Library.RESILIENCE4J, "", 1, 0.5, false),
+            peer(BULKHEAD, "semaphore ≤ 1.0× resilience4j", BULKHEADS, "", Library.RESILIENCE4J, "", 1, 1.0, false),
+            peer(BULKHEAD, "semaphore ≤ 1.0× resilience4j at 2 threads", BULKHEADS, "", Library.RESILIENCE4J, "", 2, 1.0,
+                    false),
+            peer(PIPELINE, "pipeline of four ≤ 0.45× resilience4j", PIPELINES, "", Library.RESILIENCE4J, "", 1, 0.45,
+                    false));
+
+    private Targets() {}
+
+    /**
+     * Checks every target against a run: the speed targets, then the allocation target per class.
+     *
+     * @param table the run
+     * @return the checks, in report order
+     */
+    static List<TargetCheck> check(ResultTable table) {
+        List<TargetCheck> checks = new ArrayList<>();
+        for (Target t : SPEED) {
+            checks.addAll(t.check(table));
+        }
+        checks.addAll(zeroAllocation(table));
+        return checks;
+    }
+
+    /** One check per class holding Levee methods: met when every Levee row is 0 B/op. */
+    private static List<TargetCheck> zeroAllocation(ResultTable table) {
+        List<TargetCheck> checks = new ArrayList<>();
+        for (String cls : table.classes()) {
+            List<Measurement> levee = table.where(m -> m.className().equals(cls) && m.library() == Library.LEVEE);
+            if (levee.isEmpty()) {
+                continue;
+            }
+            String goal = "every Levee method 0 B/op";
+            if (levee.stream().anyMatch(m -> Double.isNaN(m.bytesPerOp()))) {
+                checks.add(new TargetCheck(ALLOCATION, goal, 0, cls, "", Double.NaN, Verdict.NOT_MEASURED,
+                        "run without -prof gc"));
+                continue;
+            }
+            String offenders = levee.stream()
+                    .filter(m -> !m.allocatesNothing())
+                    .map(m -> m.method() + " @" + m.threads() + "t: " + Format.bytes(m.bytesPerOp()) + " B/op")
+                    .collect(Collectors.joining("; "));
+            checks.add(new TargetCheck(ALLOCATION, goal, 0, cls, "", Double.NaN,
+                    offenders.isEmpty() ? Verdict.MET : Verdict.NOT_MET, offenders));
+        }
+        if (checks.isEmpty()) {
+            checks.add(new TargetCheck(ALLOCATION, "every Levee method 0 B/op", 0, "(any class)", "", Double.NaN,
+                    Verdict.NOT_MEASURED, "no levee* method in the run"));
+        }
+        return checks;
+    }
+
+    private static Target peer(String issue, String goal, Pattern classes, String leveeKeyword, Library peer,
+            String peerKeyword, int threads, double bound, boolean strict) {
+        return new Target(issue, goal, classes, leveeKeyword, Target.Against.PEER, peer, peerKeyword, threads, bound,
+                strict);
+    }
+
+    private static Target fastest(String issue, String goal, Pattern classes, String leveeKeyword, int threads,
+            double bound) {
+        return new Target(issue, goal, classes, leveeKeyword, Target.Against.FASTEST_PEER, null, "", threads, bound,
+                false);
+    }
+
+    private static Target floor(String issue, String goal, Pattern classes, String leveeKeyword, int threads,
+            double bound) {
+        return new Target(issue, goal, classes, leveeKeyword, Target.Against.FLOOR, null, "", threads, bound, false);
+    }
+}
