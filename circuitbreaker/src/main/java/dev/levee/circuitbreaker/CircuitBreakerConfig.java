@@ -1,0 +1,565 @@
+package dev.levee.circuitbreaker;
+
+import dev.levee.core.Classifier;
+import dev.levee.core.DeadlineExceededException;
+import dev.levee.core.RejectedException;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * The immutable configuration of a {@link CircuitBreaker}, built by {@link #builder()}; one config may
+ * serve many breakers (see {@link CircuitBreaker#registry(CircuitBreakerConfig)}).
+ *
+ * <p><b>Defaults</b> follow published practice (resilience4j, Hystrix, Failsafe): trip at a 50% failure
+ * rate over the last 100 calls, but only once at least 20 calls were seen, never on a single failure;
+ * stay open 60 s; admit 10 probes in half-open. Slow-call detection is on but lenient (a call over
+ * 60 s is slow; the breaker trips when 100% of the window is slow); tighten it from the dependency's
+ * p99. The consecutive-failures rule is off.
+ *
+ * <table>
+ *   <caption>Knobs, defaults and bounds</caption>
+ *   <tr><th>knob</th><th>default</th><th>bound</th></tr>
+ *   <tr><td>slidingWindowType</td><td>COUNT_BASED</td><td>not null</td></tr>
+ *   <tr><td>slidingWindowSize</td><td>100 (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
+ *   <tr><td>timeWindowBuckets</td><td>10</td><td>[1, 1000], bucket at least 1 ms</td></tr>
+ *   <tr><td>minimumNumberOfCalls</td><td>20</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
+ *   <tr><td>failureRateThreshold</td><td>50 (%)</td><td>(0, 100]</td></tr>
+ *   <tr><td>slowCallRateThreshold</td><td>100 (%)</td><td>(0, 100]</td></tr>
+ *   <tr><td>slowCallDurationThreshold</td><td>60 s</td><td>&gt; 0</td></tr>
+ *   <tr><td>consecutiveFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
+ *   <tr><td>waitDurationInOpen</td><td>60 s</td><td>&gt; 0</td></tr>
+ *   <tr><td>waitDurationMultiplier</td><td>1.0 (fixed wait)</td><td>[1, 100]</td></tr>
+ *   <tr><td>maxWaitDurationInOpen</td><td>30 min</td><td>&gt;= waitDurationInOpen</td></tr>
+ *   <tr><td>permittedCallsInHalfOpen</td><td>10</td><td>[1, 1000]</td></tr>
+ *   <tr><td>successThresholdInHalfOpen</td><td>0 (decide by rates)</td><td>[0, permittedCallsInHalfOpen]</td></tr>
+ *   <tr><td>maxWaitInHalfOpen</td><td>60 s</td><td>&gt; 0</td></tr>
+ *   <tr><td>halfOpenTimeoutAction</td><td>ADMIT_NEW_PROBES</td><td>not null</td></tr>
+ *   <tr><td>automaticTransitionToHalfOpen</td><td>false (lazy)</td><td>-</td></tr>
+ *   <tr><td>classifier</td><td>{@link #defaultClassifier()}</td><td>not null</td></tr>
+ *   <tr><td>ticker / scheduler</td><td>{@link Ticker#system()} / {@link Scheduler#system()}</td><td>not null</td></tr>
+ * </table>
+ */
+public final class CircuitBreakerConfig {
+    private static final String POLICY = "CircuitBreaker config";
+    private static final Classifier DEFAULT_CLASSIFIER = Classifier.builder()
+            .failOn(DeadlineExceededException.class)
+            .ignore(RejectedException.class)
+            .build();
+    private static final CircuitBreakerConfig DEFAULTS = builder().build();
+
+    /** Largest count window: the packed window totals hold 21 bits per field. */
+    public static final int MAX_COUNT_WINDOW = 1_000_000;
+    /** Largest time window in seconds (one day). */
+    public static final int MAX_TIME_WINDOW_SECONDS = 86_400;
+    /** Largest number of half-open probes: the packed probe counters hold 12 bits per field. */
+    public static final int MAX_PERMITTED_IN_HALF_OPEN = 1000;
+
+    private final SlidingWindowType slidingWindowType;
+    private final int slidingWindowSize;
+    private final int timeWindowBuckets;
+    private final int minimumNumberOfCalls;
+    private final double failureRateThreshold;
+    private final double slowCallRateThreshold;
+    private final Duration slowCallDurationThreshold;
+    private final int consecutiveFailureThreshold;
+    private final Duration waitDurationInOpen;
+    private final double waitDurationMultiplier;
+    private final Duration maxWaitDurationInOpen;
+    private final IntFunction<Duration> waitDurationFunction;
+    private final int permittedCallsInHalfOpen;
+    private final int successThresholdInHalfOpen;
+    private final Duration maxWaitInHalfOpen;
+    private final HalfOpenTimeoutAction halfOpenTimeoutAction;
+    private final boolean automaticTransitionToHalfOpen;
+    private final Classifier classifier;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+
+    private CircuitBreakerConfig(Builder b) {
+        this.slidingWindowType = b.slidingWindowType;
+        this.slidingWindowSize = b.slidingWindowSize;
+        this.timeWindowBuckets = b.timeWindowBuckets;
+        this.minimumNumberOfCalls = b.minimumNumberOfCalls;
+        this.failureRateThreshold = b.failureRateThreshold;
+        this.slowCallRateThreshold = b.slowCallRateThreshold;
+        this.slowCallDurationThreshold = b.slowCallDurationThreshold;
+        this.consecutiveFailureThreshold = b.consecutiveFailureThreshold;
+        this.waitDurationInOpen = b.waitDurationInOpen;
+        this.waitDurationMultiplier = b.waitDurationMultiplier;
+        this.maxWaitDurationInOpen = b.maxWaitDurationInOpen;
+        this.waitDurationFunction = b.waitDurationFunction;
+        this.permittedCallsInHalfOpen = b.permittedCallsInHalfOpen;
+        this.successThresholdInHalfOpen = b.successThresholdInHalfOpen;
+        this.maxWaitInHalfOpen = b.maxWaitInHalfOpen;
+        this.halfOpenTimeoutAction = b.halfOpenTimeoutAction;
+        this.automaticTransitionToHalfOpen = b.automaticTransitionToHalfOpen;
+        this.classifier = b.classifier;
+        this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+    }
+
+    /**
+     * The default configuration (see the class documentation).
+     *
+     * @return the shared default config
+     */
+    public static CircuitBreakerConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * Starts a config from the defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The breaker's default classification: a {@link DeadlineExceededException} (a timeout gave up on the
+     * dependency) is a failure; every other {@link RejectedException} (a local bulkhead or limiter
+     * refused, so the dependency was never asked) is ignored; an {@link Error} is ignored (core default);
+     * every other exception is a failure. To extend it, start from {@code defaultClassifier().toBuilder()}.
+     *
+     * @return the default classifier
+     */
+    public static Classifier defaultClassifier() {
+        return DEFAULT_CLASSIFIER;
+    }
+
+    /**
+     * A builder holding this config's values.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** @return the window type */
+    public SlidingWindowType slidingWindowType() {
+        return slidingWindowType;
+    }
+
+    /** @return calls (COUNT_BASED) or seconds (TIME_BASED) */
+    public int slidingWindowSize() {
+        return slidingWindowSize;
+    }
+
+    /** @return the number of buckets of a time window */
+    public int timeWindowBuckets() {
+        return timeWindowBuckets;
+    }
+
+    /** @return calls the window must hold before rates can trip the breaker */
+    public int minimumNumberOfCalls() {
+        return minimumNumberOfCalls;
+    }
+
+    /** @return the failure rate in percent at or above which the breaker opens */
+    public double failureRateThreshold() {
+        return failureRateThreshold;
+    }
+
+    /** @return the slow-call rate in percent at or above which the breaker opens */
+    public double slowCallRateThreshold() {
+        return slowCallRateThreshold;
+    }
+
+    /** @return a call that takes longer than this is slow, whether it succeeded or failed */
+    public Duration slowCallDurationThreshold() {
+        return slowCallDurationThreshold;
+    }
+
+    /** @return failures in a row that open the breaker; 0 when the rule is off */
+    public int consecutiveFailureThreshold() {
+        return consecutiveFailureThreshold;
+    }
+
+    /** @return the wait in open after the first opening */
+    public Duration waitDurationInOpen() {
+        return waitDurationInOpen;
+    }
+
+    /** @return the factor applied to the wait for each further opening in a row */
+    public double waitDurationMultiplier() {
+        return waitDurationMultiplier;
+    }
+
+    /** @return the cap of the wait in open */
+    public Duration maxWaitDurationInOpen() {
+        return maxWaitDurationInOpen;
+    }
+
+    /** @return the probes admitted in half-open */
+    public int permittedCallsInHalfOpen() {
+        return permittedCallsInHalfOpen;
+    }
+
+    /** @return good probes that close the breaker; 0 when rates decide */
+    public int successThresholdInHalfOpen() {
+        return successThresholdInHalfOpen;
+    }
+
+    /** @return how long half-open may wait for its last probes before {@link #halfOpenTimeoutAction()} */
+    public Duration maxWaitInHalfOpen() {
+        return maxWaitInHalfOpen;
+    }
+
+    /** @return what happens when probes are out for longer than {@link #maxWaitInHalfOpen()} */
+    public HalfOpenTimeoutAction halfOpenTimeoutAction() {
+        return halfOpenTimeoutAction;
+    }
+
+    /** @return whether the scheduler moves OPEN to HALF_OPEN without waiting for a call */
+    public boolean automaticTransitionToHalfOpen() {
+        return automaticTransitionToHalfOpen;
+    }
+
+    /** @return which outcomes count as failures */
+    public Classifier classifier() {
+        return classifier;
+    }
+
+    /** @return the time source */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** @return the scheduler of the automatic transition */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /**
+     * The wait in OPEN after the {@code consecutiveOpens}-th opening in a row (1 for the first):
+     * {@code min(maxWaitDurationInOpen, waitDurationInOpen × waitDurationMultiplier^(consecutiveOpens − 1))},
+     * or {@code min(maxWaitDurationInOpen, waitDurationFunction(consecutiveOpens))} when a function was set.
+     * Called on transitions only.
+     *
+     * @param consecutiveOpens openings in a row without a successful close, at least 1
+     * @return the wait in nanoseconds, at least 1
+     */
+    public long waitInOpenNanos(int consecutiveOpens) {
+        int n = Math.max(1, consecutiveOpens);
+        long cap = saturatedNanos(maxWaitDurationInOpen);
+        long wait;
+        if (waitDurationFunction != null) {
+            Duration d = waitDurationFunction.apply(n);
+            wait = d == null || d.isNegative() || d.isZero() ? saturatedNanos(waitDurationInOpen) : saturatedNanos(d);
+        } else {
+            double scaled = saturatedNanos(waitDurationInOpen) * Math.pow(waitDurationMultiplier, n - 1);
+            wait = scaled >= cap ? cap : (long) scaled;
+        }
+        return Math.max(1L, Math.min(cap, wait));
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE / 4;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreakerConfig[" + slidingWindowType + "(" + slidingWindowSize
+                + (slidingWindowType == SlidingWindowType.TIME_BASED ? " s in " + timeWindowBuckets + " buckets" : " calls")
+                + "), minimumNumberOfCalls=" + minimumNumberOfCalls + ", failureRateThreshold=" + failureRateThreshold
+                + "%, slowCallRateThreshold=" + slowCallRateThreshold + "% over " + slowCallDurationThreshold
+                + ", consecutiveFailureThreshold=" + consecutiveFailureThreshold + ", waitDurationInOpen="
+                + waitDurationInOpen + " x" + waitDurationMultiplier + " up to " + maxWaitDurationInOpen
+                + ", permittedCallsInHalfOpen=" + permittedCallsInHalfOpen + ", successThresholdInHalfOpen="
+                + successThresholdInHalfOpen + ", maxWaitInHalfOpen=" + maxWaitInHalfOpen + " then "
+                + halfOpenTimeoutAction + ", automaticTransitionToHalfOpen=" + automaticTransitionToHalfOpen + "]";
+    }
+
+    /** Builds a {@link CircuitBreakerConfig}; {@link #build()} validates every field. Not thread-safe. */
+    public static final class Builder {
+        private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
+        private int slidingWindowSize = 100;
+        private int timeWindowBuckets = 10;
+        private int minimumNumberOfCalls = 20;
+        private double failureRateThreshold = 50.0;
+        private double slowCallRateThreshold = 100.0;
+        private Duration slowCallDurationThreshold = Duration.ofSeconds(60);
+        private int consecutiveFailureThreshold;
+        private Duration waitDurationInOpen = Duration.ofSeconds(60);
+        private double waitDurationMultiplier = 1.0;
+        private Duration maxWaitDurationInOpen = Duration.ofMinutes(30);
+        private IntFunction<Duration> waitDurationFunction;
+        private int permittedCallsInHalfOpen = 10;
+        private int successThresholdInHalfOpen;
+        private Duration maxWaitInHalfOpen = Duration.ofSeconds(60);
+        private HalfOpenTimeoutAction halfOpenTimeoutAction = HalfOpenTimeoutAction.ADMIT_NEW_PROBES;
+        private boolean automaticTransitionToHalfOpen;
+        private Classifier classifier = DEFAULT_CLASSIFIER;
+        private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+
+        private Builder() {}
+
+        private Builder(CircuitBreakerConfig c) {
+            slidingWindowType = c.slidingWindowType;
+            slidingWindowSize = c.slidingWindowSize;
+            timeWindowBuckets = c.timeWindowBuckets;
+            minimumNumberOfCalls = c.minimumNumberOfCalls;
+            failureRateThreshold = c.failureRateThreshold;
+            slowCallRateThreshold = c.slowCallRateThreshold;
+            slowCallDurationThreshold = c.slowCallDurationThreshold;
+            consecutiveFailureThreshold = c.consecutiveFailureThreshold;
+            waitDurationInOpen = c.waitDurationInOpen;
+            waitDurationMultiplier = c.waitDurationMultiplier;
+            maxWaitDurationInOpen = c.maxWaitDurationInOpen;
+            waitDurationFunction = c.waitDurationFunction;
+            permittedCallsInHalfOpen = c.permittedCallsInHalfOpen;
+            successThresholdInHalfOpen = c.successThresholdInHalfOpen;
+            maxWaitInHalfOpen = c.maxWaitInHalfOpen;
+            halfOpenTimeoutAction = c.halfOpenTimeoutAction;
+            automaticTransitionToHalfOpen = c.automaticTransitionToHalfOpen;
+            classifier = c.classifier;
+            ticker = c.ticker;
+            scheduler = c.scheduler;
+        }
+
+        /**
+         * A count window of the last {@code calls} calls.
+         *
+         * @param calls window size in calls, in [1, 1 000 000]; default 100
+         * @return this builder
+         */
+        public Builder countWindow(int calls) {
+            this.slidingWindowType = SlidingWindowType.COUNT_BASED;
+            this.slidingWindowSize = calls;
+            return this;
+        }
+
+        /**
+         * A time window of the last {@code seconds} seconds in {@code buckets} buckets.
+         *
+         * @param seconds window length in seconds, in [1, 86 400]
+         * @param buckets how many buckets the window rolls in, in [1, 1000]; default 10
+         * @return this builder
+         */
+        public Builder timeWindow(int seconds, int buckets) {
+            this.slidingWindowType = SlidingWindowType.TIME_BASED;
+            this.slidingWindowSize = seconds;
+            this.timeWindowBuckets = buckets;
+            return this;
+        }
+
+        /** @param type the window type; default COUNT_BASED @return this builder */
+        public Builder slidingWindowType(SlidingWindowType type) {
+            this.slidingWindowType = type;
+            return this;
+        }
+
+        /** @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100 @return this builder */
+        public Builder slidingWindowSize(int size) {
+            this.slidingWindowSize = size;
+            return this;
+        }
+
+        /** @param buckets buckets of a time window, in [1, 1000]; default 10 @return this builder */
+        public Builder timeWindowBuckets(int buckets) {
+            this.timeWindowBuckets = buckets;
+            return this;
+        }
+
+        /**
+         * Calls the window must hold before the rates may trip the breaker, so a handful of early
+         * failures never opens it.
+         *
+         * @param calls in [1, 1 000 000] and, for a count window, at most its size; default 20
+         * @return this builder
+         */
+        public Builder minimumNumberOfCalls(int calls) {
+            this.minimumNumberOfCalls = calls;
+            return this;
+        }
+
+        /** @param percent failure rate that opens the breaker, in (0, 100]; default 50 @return this builder */
+        public Builder failureRateThreshold(double percent) {
+            this.failureRateThreshold = percent;
+            return this;
+        }
+
+        /** @param percent slow-call rate that opens the breaker, in (0, 100]; default 100 @return this builder */
+        public Builder slowCallRateThreshold(double percent) {
+            this.slowCallRateThreshold = percent;
+            return this;
+        }
+
+        /**
+         * A call longer than this is slow, whether it succeeded or failed. Set it from the dependency's
+         * p99 latency (a little above it).
+         *
+         * @param duration &gt; 0; default 60 s
+         * @return this builder
+         */
+        public Builder slowCallDurationThreshold(Duration duration) {
+            this.slowCallDurationThreshold = duration;
+            return this;
+        }
+
+        /**
+         * Opens the breaker after this many failures in a row, whatever the window holds; 0 turns the
+         * rule off. Works alongside the rate rules.
+         *
+         * @param failures in [0, 1 000 000]; default 0
+         * @return this builder
+         */
+        public Builder consecutiveFailureThreshold(int failures) {
+            this.consecutiveFailureThreshold = failures;
+            return this;
+        }
+
+        /** @param duration the wait in OPEN after a first opening, &gt; 0; default 60 s @return this builder */
+        public Builder waitDurationInOpen(Duration duration) {
+            this.waitDurationInOpen = duration;
+            return this;
+        }
+
+        /**
+         * Waits longer each time the breaker opens again without having closed in between:
+         * {@code wait(n) = min(max, waitDurationInOpen × multiplier^(n − 1))}.
+         *
+         * @param multiplier in [1, 100]; default 1 (fixed wait)
+         * @param max the cap, &gt;= waitDurationInOpen; default 30 min
+         * @return this builder
+         */
+        public Builder waitDurationBackoff(double multiplier, Duration max) {
+            this.waitDurationMultiplier = multiplier;
+            this.maxWaitDurationInOpen = max;
+            return this;
+        }
+
+        /**
+         * The wait in OPEN as any function of the number of openings in a row (1 for the first), capped
+         * by {@code max}. A null or non-positive result falls back to {@link #waitDurationInOpen}. The
+         * function runs on transitions only.
+         *
+         * @param byConsecutiveOpens the function
+         * @param max the cap, &gt;= waitDurationInOpen
+         * @return this builder
+         */
+        public Builder waitDurationInOpen(IntFunction<Duration> byConsecutiveOpens, Duration max) {
+            this.waitDurationFunction = Objects.requireNonNull(byConsecutiveOpens, "byConsecutiveOpens");
+            this.maxWaitDurationInOpen = max;
+            return this;
+        }
+
+        /** @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 10 @return this builder */
+        public Builder permittedCallsInHalfOpen(int calls) {
+            this.permittedCallsInHalfOpen = calls;
+            return this;
+        }
+
+        /**
+         * Closes the breaker as soon as this many probes succeeded without being slow, and reopens as
+         * soon as that became impossible; 0 decides by the failure and slow-call rates of all probes.
+         *
+         * @param successes in [0, permittedCallsInHalfOpen]; default 0
+         * @return this builder
+         */
+        public Builder successThresholdInHalfOpen(int successes) {
+            this.successThresholdInHalfOpen = successes;
+            return this;
+        }
+
+        /**
+         * How long HALF_OPEN may wait with all probes out before {@link #halfOpenTimeoutAction}; keeps a
+         * probe that never returns from wedging the breaker.
+         *
+         * @param duration &gt; 0; default 60 s
+         * @return this builder
+         */
+        public Builder maxWaitInHalfOpen(Duration duration) {
+            this.maxWaitInHalfOpen = duration;
+            return this;
+        }
+
+        /** @param action what a half-open timeout does; default ADMIT_NEW_PROBES @return this builder */
+        public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
+            this.halfOpenTimeoutAction = action;
+            return this;
+        }
+
+        /**
+         * Whether the scheduler moves OPEN to HALF_OPEN when the wait ends, so metrics show HALF_OPEN
+         * without traffic. Default false: the transition happens lazily on the next call.
+         *
+         * @param enabled true to schedule the transition
+         * @return this builder
+         */
+        public Builder automaticTransitionToHalfOpen(boolean enabled) {
+            this.automaticTransitionToHalfOpen = enabled;
+            return this;
+        }
+
+        /** @param classifier which outcomes count; default {@link #defaultClassifier()} @return this builder */
+        public Builder classifier(Classifier classifier) {
+            this.classifier = classifier;
+            return this;
+        }
+
+        /** @param ticker the time source; default {@link Ticker#system()} @return this builder */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /** @param scheduler for the automatic transition; default {@link Scheduler#system()} @return this builder */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the immutable config
+         * @throws dev.levee.core.InvalidConfigException naming the field, bound and value, if a field is out of bounds
+         */
+        public CircuitBreakerConfig build() {
+            Validate.notNull(POLICY, "slidingWindowType", slidingWindowType);
+            if (slidingWindowType == SlidingWindowType.COUNT_BASED) {
+                Validate.inRange(POLICY, "slidingWindowSize", slidingWindowSize, 1, MAX_COUNT_WINDOW);
+                Validate.inRange(POLICY, "minimumNumberOfCalls", minimumNumberOfCalls, 1, MAX_COUNT_WINDOW);
+                Validate.check(minimumNumberOfCalls <= slidingWindowSize, POLICY, "minimumNumberOfCalls",
+                        "<= slidingWindowSize (" + slidingWindowSize + ") for a COUNT_BASED window", minimumNumberOfCalls);
+            } else {
+                Validate.inRange(POLICY, "slidingWindowSize", slidingWindowSize, 1, MAX_TIME_WINDOW_SECONDS);
+                Validate.inRange(POLICY, "timeWindowBuckets", timeWindowBuckets, 1, 1000);
+                Validate.check(timeWindowBuckets <= slidingWindowSize * 1000L, POLICY, "timeWindowBuckets",
+                        "<= slidingWindowSize * 1000 (buckets of at least 1 ms)", timeWindowBuckets);
+                Validate.inRange(POLICY, "minimumNumberOfCalls", minimumNumberOfCalls, 1, MAX_COUNT_WINDOW);
+            }
+            Validate.check(failureRateThreshold > 0 && failureRateThreshold <= 100, POLICY, "failureRateThreshold",
+                    "in (0, 100]", failureRateThreshold);
+            Validate.check(slowCallRateThreshold > 0 && slowCallRateThreshold <= 100, POLICY, "slowCallRateThreshold",
+                    "in (0, 100]", slowCallRateThreshold);
+            Validate.positive(POLICY, "slowCallDurationThreshold", slowCallDurationThreshold);
+            Validate.inRange(POLICY, "consecutiveFailureThreshold", consecutiveFailureThreshold, 0, 1_000_000);
+            Validate.positive(POLICY, "waitDurationInOpen", waitDurationInOpen);
+            Validate.inRange(POLICY, "waitDurationMultiplier", waitDurationMultiplier, 1.0, 100.0);
+            Validate.positive(POLICY, "maxWaitDurationInOpen", maxWaitDurationInOpen);
+            Validate.check(maxWaitDurationInOpen.compareTo(waitDurationInOpen) >= 0, POLICY, "maxWaitDurationInOpen",
+                    ">= waitDurationInOpen (" + waitDurationInOpen + ")", maxWaitDurationInOpen);
+            Validate.inRange(POLICY, "permittedCallsInHalfOpen", permittedCallsInHalfOpen, 1, MAX_PERMITTED_IN_HALF_OPEN);
+            Validate.inRange(POLICY, "successThresholdInHalfOpen", successThresholdInHalfOpen, 0, permittedCallsInHalfOpen);
+            Validate.positive(POLICY, "maxWaitInHalfOpen", maxWaitInHalfOpen);
+            Validate.notNull(POLICY, "halfOpenTimeoutAction", halfOpenTimeoutAction);
+            Validate.notNull(POLICY, "classifier", classifier);
+            Validate.notNull(POLICY, "ticker", ticker);
+            Validate.notNull(POLICY, "scheduler", scheduler);
+            return new CircuitBreakerConfig(this);
+        }
+    }
+}

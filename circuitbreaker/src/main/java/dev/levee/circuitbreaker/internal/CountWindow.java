@@ -1,0 +1,71 @@
+package dev.levee.circuitbreaker.internal;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The last {@code size} calls, in a ring of outcome slots.
+ *
+ * <p><b>Recording.</b> {@code i = next.getAndIncrement()} gives the caller slot {@code i mod size}; the
+ * slot's previous outcome is replaced by a CAS, and the packed totals are adjusted by the difference
+ * only when the outcome changed. In steady state a success replaces a success, so a fast success costs
+ * one atomic increment and one read.
+ *
+ * <p><b>Exactness.</b> Because each slot changes only by CAS and the totals move by exactly the
+ * difference of each successful CAS, the totals always equal the sum over the slots once in-flight
+ * recordings finish: no drift, so no periodic recount is needed. Two recordings share a slot only if
+ * {@code size} other calls were recorded while one of them was between its increment and its CAS;
+ * then the slot keeps one of the two outcomes (the window is, by definition, the last {@code size}).
+ * The index wraps after 2<sup>31</sup> calls, which restarts the ring at slot 0 once: harmless.
+ */
+public final class CountWindow extends SlidingWindow {
+    private final int size;
+    private final AtomicIntegerArray slots;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicLong totals = new AtomicLong();
+
+    /**
+     * @param size the number of calls the window holds, in [1, 1 000 000]
+     */
+    public CountWindow(int size) {
+        this.size = size;
+        this.slots = new AtomicIntegerArray(size);
+    }
+
+    @Override
+    public boolean needsTime() {
+        return false;
+    }
+
+    @Override
+    public void record(int outcome, long nowNanos) {
+        int slot = (next.getAndIncrement() & Integer.MAX_VALUE) % size;
+        int old = slots.get(slot);
+        while (old != outcome) {
+            if (slots.compareAndSet(slot, old, outcome)) {
+                totals.getAndAdd(delta(old, outcome));
+                return;
+            }
+            old = slots.get(slot);
+        }
+    }
+
+    /** The change of the packed totals when a slot goes from {@code from} to {@code to}; fields may go negative in the delta, never in the sum. */
+    private static long delta(int from, int to) {
+        long calls = (from == EMPTY ? 1 : 0);
+        long failures = (isFailure(to) ? 1 : 0) - (isFailure(from) ? 1 : 0);
+        long slow = (isSlow(to) ? 1 : 0) - (isSlow(from) ? 1 : 0);
+        return calls + (failures << FIELD_BITS) + (slow << (2 * FIELD_BITS));
+    }
+
+    @Override
+    public long totals(long nowNanos) {
+        return totals.get();
+    }
+
+    /** @return the window size in calls */
+    public int size() {
+        return size;
+    }
+}
