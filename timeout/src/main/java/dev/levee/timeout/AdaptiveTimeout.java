@@ -1,0 +1,155 @@
+package dev.levee.timeout;
+
+import dev.levee.core.Deadline;
+import dev.levee.timeout.internal.LatencyHistogram;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A timeout that follows the dependency's observed latency:
+ * <pre>
+ *   timeout = clamp(quantile(percentile) × factor, min, max)      once sampleCount &gt;= minSamples
+ *   timeout = max                                                  before that
+ * </pre>
+ *
+ * <p><b>Estimate.</b> Latencies go into log-linear histograms (16 buckets per power of two, so the
+ * estimate is within about 3 % of the true quantile), never into a list: memory is fixed (two
+ * histograms of 960 counters) and nothing is sorted. Two windows rotate: samples go into the
+ * current one; after {@code windowSize} samples the older window is cleared and becomes current.
+ * The quantile is taken over both, i.e. over the last one to two windows, so the timeout follows a
+ * shift in latency within two windows. The quantile is recomputed every {@value #RECOMPUTE_EVERY}
+ * samples (one scan of the buckets), so {@link #timeoutNanos()} is a single volatile read.
+ *
+ * <p><b>Concurrency.</b> {@link #record(long)} is lock-free: two atomic increments, and every
+ * {@value #RECOMPUTE_EVERY}th call a scan. Under contention a sample racing with a window rotation
+ * may land in the window being cleared and be lost; the estimate is statistical and such losses are
+ * negligible.
+ *
+ * <p>Use it alone ({@link #record(long)}, {@link #timeout()}) to size a client's read timeout, or
+ * plug it into a {@link Timeout} with {@link TimeoutConfig.Builder#adaptive(AdaptiveTimeout)}, which
+ * feeds it every call's latency (a timed-out call counts as the timeout, so a slowing dependency
+ * pushes the timeout up to {@code max}, not down).
+ */
+public final class AdaptiveTimeout {
+    /** The quantile is recomputed every this many samples. */
+    public static final int RECOMPUTE_EVERY = 16;
+
+    private final AdaptiveTimeoutConfig config;
+    private final long minNanos;
+    private final long maxNanos;
+    private final LatencyHistogram[] windows = {new LatencyHistogram(), new LatencyHistogram()};
+    private final AtomicInteger current = new AtomicInteger();
+    private final AtomicLong samples = new AtomicLong();
+    private volatile long timeoutNanos;
+    private volatile long quantileNanos = -1L;
+
+    private AdaptiveTimeout(AdaptiveTimeoutConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.minNanos = Deadline.saturatedNanos(config.min());
+        this.maxNanos = Deadline.saturatedNanos(config.max());
+        this.timeoutNanos = maxNanos;
+    }
+
+    /**
+     * An adaptive timeout from a config.
+     *
+     * @param config the config
+     * @return a new adaptive timeout with no samples
+     */
+    public static AdaptiveTimeout of(AdaptiveTimeoutConfig config) {
+        return new AdaptiveTimeout(config);
+    }
+
+    /**
+     * An adaptive timeout with the default config (p99 × 1.5 in [10 ms, 5 s]).
+     *
+     * @return a new adaptive timeout with no samples
+     */
+    public static AdaptiveTimeout withDefaults() {
+        return new AdaptiveTimeout(AdaptiveTimeoutConfig.builder().build());
+    }
+
+    /** @return the config */
+    public AdaptiveTimeoutConfig config() {
+        return config;
+    }
+
+    /**
+     * Records one observed latency.
+     *
+     * @param latencyNanos the latency; negative counts as 0
+     */
+    public void record(long latencyNanos) {
+        windows[current.get()].record(latencyNanos);
+        long n = samples.incrementAndGet();
+        int window = config.windowSize();
+        if (n % window == 0) {
+            rotate();
+        }
+        if (n >= config.minSamples() && (n % RECOMPUTE_EVERY == 0 || n == config.minSamples())) {
+            recompute();
+        }
+    }
+
+    /** Clears the older window and makes it current; the one just filled becomes the older one. */
+    private void rotate() {
+        int older = 1 - current.get();
+        windows[older].clear();
+        current.set(older);
+    }
+
+    private void recompute() {
+        long q = LatencyHistogram.quantile(config.percentile(), windows[0], windows[1]);
+        if (q < 0) {
+            return;
+        }
+        quantileNanos = q;
+        timeoutNanos = clamp(q * config.factor());
+    }
+
+    private long clamp(double value) {
+        if (!(value < maxNanos)) {
+            return maxNanos;
+        }
+        return Math.max(minNanos, (long) value);
+    }
+
+    /**
+     * The current timeout: {@code max} until {@code minSamples} samples, then the clamped estimate.
+     *
+     * @return nanoseconds
+     */
+    public long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    /**
+     * The current timeout as a duration (allocates; use {@link #timeoutNanos()} on hot paths).
+     *
+     * @return the timeout
+     */
+    public Duration timeout() {
+        return Duration.ofNanos(timeoutNanos);
+    }
+
+    /**
+     * The latest quantile estimate, before the factor and clamping.
+     *
+     * @return nanoseconds, or -1 before {@code minSamples} samples
+     */
+    public long quantileNanos() {
+        return quantileNanos;
+    }
+
+    /** @return samples recorded since creation */
+    public long sampleCount() {
+        return samples.get();
+    }
+
+    @Override
+    public String toString() {
+        return "AdaptiveTimeout[" + timeoutNanos + " ns, " + config + "]";
+    }
+}

@@ -1,0 +1,187 @@
+package dev.levee.timeout;
+
+import dev.levee.core.Validate;
+import java.time.Duration;
+
+/**
+ * The immutable configuration of an {@link AdaptiveTimeout}; build it with {@link #builder()}.
+ *
+ * <table>
+ *   <caption>Fields</caption>
+ *   <tr><th>field</th><th>default</th><th>bound</th><th>effect</th></tr>
+ *   <tr><td>{@code percentile}</td><td>0.99</td><td>in (0, 1)</td><td>the latency quantile
+ *       tracked</td></tr>
+ *   <tr><td>{@code factor}</td><td>1.5</td><td>in [1, 100]</td><td>headroom multiplied onto the
+ *       quantile</td></tr>
+ *   <tr><td>{@code min}</td><td>10 ms</td><td>&gt; 0</td><td>the timeout never goes below</td></tr>
+ *   <tr><td>{@code max}</td><td>5 s</td><td>&ge; min</td><td>the timeout never goes above; used until
+ *       there are enough samples</td></tr>
+ *   <tr><td>{@code minSamples}</td><td>100</td><td>&ge; 1 and &le; windowSize</td><td>samples needed
+ *       before the estimate is used</td></tr>
+ *   <tr><td>{@code windowSize}</td><td>10,000</td><td>in [1, 2^30]</td><td>samples per window; the
+ *       estimate covers the last one to two windows</td></tr>
+ * </table>
+ *
+ * <p>Defaults: p99 × 1.5 is the usual "p99 plus headroom" rule; 100 samples make a p99 estimate
+ * from at least one tail sample; 10,000 samples per window adapt within seconds at 1,000 calls/s.
+ */
+public final class AdaptiveTimeoutConfig {
+    private static final String POLICY = "AdaptiveTimeout config";
+
+    private final double percentile;
+    private final double factor;
+    private final Duration min;
+    private final Duration max;
+    private final int minSamples;
+    private final int windowSize;
+
+    private AdaptiveTimeoutConfig(Builder b) {
+        this.percentile = b.percentile;
+        this.factor = b.factor;
+        this.min = b.min;
+        this.max = b.max;
+        this.minSamples = b.minSamples;
+        this.windowSize = b.windowSize;
+    }
+
+    /**
+     * Starts a builder with every default.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the tracked quantile, in (0, 1) */
+    public double percentile() {
+        return percentile;
+    }
+
+    /** @return the headroom factor */
+    public double factor() {
+        return factor;
+    }
+
+    /** @return the lower bound of the timeout */
+    public Duration min() {
+        return min;
+    }
+
+    /** @return the upper bound of the timeout, used until enough samples arrive */
+    public Duration max() {
+        return max;
+    }
+
+    /** @return samples needed before the estimate is used */
+    public int minSamples() {
+        return minSamples;
+    }
+
+    /** @return samples per window */
+    public int windowSize() {
+        return windowSize;
+    }
+
+    @Override
+    public String toString() {
+        return "AdaptiveTimeoutConfig[p" + percentile * 100 + " x " + factor + " in [" + min + ", " + max
+                + "], minSamples=" + minSamples + ", windowSize=" + windowSize + "]";
+    }
+
+    /** Builds an {@link AdaptiveTimeoutConfig}. Not thread-safe; {@link #build()} validates. */
+    public static final class Builder {
+        private double percentile = 0.99;
+        private double factor = 1.5;
+        private Duration min = Duration.ofMillis(10);
+        private Duration max = Duration.ofSeconds(5);
+        private int minSamples = 100;
+        private int windowSize = 10_000;
+
+        private Builder() {}
+
+        /**
+         * The latency quantile to track (default 0.99; in (0, 1)).
+         *
+         * @param percentile e.g. 0.99 for p99
+         * @return this builder
+         */
+        public Builder percentile(double percentile) {
+            this.percentile = percentile;
+            return this;
+        }
+
+        /**
+         * The headroom multiplied onto the quantile (default 1.5; in [1, 100]).
+         *
+         * @param factor the factor
+         * @return this builder
+         */
+        public Builder factor(double factor) {
+            this.factor = factor;
+            return this;
+        }
+
+        /**
+         * The least timeout (default 10 ms; &gt; 0).
+         *
+         * @param min the lower bound
+         * @return this builder
+         */
+        public Builder min(Duration min) {
+            this.min = min;
+            return this;
+        }
+
+        /**
+         * The greatest timeout, and the timeout until enough samples arrive (default 5 s; &ge; min).
+         *
+         * @param max the upper bound
+         * @return this builder
+         */
+        public Builder max(Duration max) {
+            this.max = max;
+            return this;
+        }
+
+        /**
+         * Samples needed before the estimate replaces {@code max} (default 100; in [1, windowSize]).
+         *
+         * @param minSamples the count
+         * @return this builder
+         */
+        public Builder minSamples(int minSamples) {
+            this.minSamples = minSamples;
+            return this;
+        }
+
+        /**
+         * Samples per window (default 10,000; in [1, 2^30]). The estimate always covers the latest
+         * full window plus the one filling, so it forgets old latencies after two windows.
+         *
+         * @param windowSize the count
+         * @return this builder
+         */
+        public Builder windowSize(int windowSize) {
+            this.windowSize = windowSize;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the config
+         * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
+         */
+        public AdaptiveTimeoutConfig build() {
+            Validate.check(percentile > 0 && percentile < 1, POLICY, "percentile", "in (0, 1)", percentile);
+            Validate.inRange(POLICY, "factor", factor, 1.0, 100.0);
+            Validate.positive(POLICY, "min", min);
+            Validate.notNull(POLICY, "max", max);
+            Validate.check(max.compareTo(min) >= 0, POLICY, "max", ">= min (" + min + ")", max);
+            Validate.inRange(POLICY, "windowSize", windowSize, 1, 1L << 30);
+            Validate.inRange(POLICY, "minSamples", minSamples, 1, windowSize);
+            return new AdaptiveTimeoutConfig(this);
+        }
+    }
+}

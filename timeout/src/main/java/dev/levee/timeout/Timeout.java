@@ -1,0 +1,460 @@
+package dev.levee.timeout;
+
+import dev.levee.core.BulkheadFullException;
+import dev.levee.core.Chain;
+import dev.levee.core.CheckedSupplier;
+import dev.levee.core.ContextPropagator;
+import dev.levee.core.ContextScope;
+import dev.levee.core.ContextSnapshot;
+import dev.levee.core.Deadline;
+import dev.levee.core.DeadlineExceededException;
+import dev.levee.core.EventListeners;
+import dev.levee.core.Policy;
+import dev.levee.core.PolicyRegistry;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Subscription;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import dev.levee.core.internal.Exceptions;
+import dev.levee.timeout.internal.AsyncTimeoutStage;
+import dev.levee.timeout.internal.Nanos;
+import dev.levee.timeout.internal.WorkerCall;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounds how long a call may take: a wrapper policy that returns to the caller at the deadline with
+ * a {@link DeadlineExceededException}, whether or not the call has finished.
+ *
+ * <p><b>The effective timeout.</b> Each call runs under
+ * <pre>
+ *   effective = min(timeout, current.remaining - reserve)      (just timeout when no deadline is current)
+ * </pre>
+ * where {@code timeout} is the configured one (or the {@link AdaptiveTimeout}'s current value),
+ * {@code current} is the {@linkplain Deadline#currentOrNull() current deadline} — the caller's whole
+ * budget, perhaps decoded from an incoming request by {@link DeadlinePropagation} — and
+ * {@code reserve} is time the caller keeps for its own work after the call. If
+ * {@code effective < max(minimumRemaining, 1 ns)}, the call is not started at all and the caller gets
+ * a {@link DeadlineExceededException} at once: work that cannot finish in time is not worth starting.
+ * Inside the call, {@code now + effective} is the current deadline, so nested policies and outgoing
+ * requests see the tighter limit.
+ *
+ * <p><b>Synchronous calls</b>, by {@link TimeoutMode}:
+ * <ul>
+ *   <li>{@link TimeoutMode#THREAD} (default): the call runs on a worker from the configured executor
+ *       (virtual threads on JDK 21+, a bounded daemon pool on 17) inside the caller's captured context
+ *       (its deadline and the configured {@link ContextPropagator}s) plus the call's deadline. The
+ *       caller waits; the {@link Scheduler} fires the deadline. If the call finishes first, its result
+ *       or exception comes out unchanged (the same instance; an {@link Error} too). If the deadline
+ *       comes first, the caller gets the rejection and the worker is interrupted
+ *       ({@code interruptOnTimeout}, default true); a call still queued for a pool thread never runs.
+ *       This bounds any blocking call, even one that never looks at the clock — what resilience4j's
+ *       {@code TimeLimiter} cannot do for a plain synchronous call. No task outlives its call by more
+ *       than the time the call takes to react to the interrupt.</li>
+ *   <li>{@link TimeoutMode#COOPERATIVE}: the call runs on the caller's thread with its deadline
+ *       attached; it stops at the first {@link #checkpoint()} (or Levee policy, or client timeout
+ *       mapped from the deadline) past the deadline. No thread hop; a call that never checks is not
+ *       bounded, and a call that finishes late returns its result normally.</li>
+ * </ul>
+ *
+ * <p><b>Interrupting the waiting caller</b> (THREAD mode) cancels the worker (with interrupt), restores
+ * the caller's interrupt flag and throws a {@link CancellationException} whose cause is the
+ * {@link InterruptedException}; a result that arrives at the same instant is discarded.
+ *
+ * <p><b>Asynchronous calls</b> ({@code executeAsync}): the returned stage completes with the call's
+ * stage's outcome, unchanged, or exceptionally with the rejection at the deadline on the scheduler,
+ * which then cancels the underlying future ({@code interruptOnTimeout}). Cancelling the returned
+ * stage cancels the underlying one.
+ *
+ * <p><b>Classification.</b> A {@link DeadlineExceededException} is a failure for the circuit breaker
+ * and retry by default ({@link dev.levee.core.Classifier#defaults()}), so put the timeout inside them:
+ * {@code Pipeline.of(retry, breaker, timeout)}. If the configured executor rejects the task, the caller
+ * gets a {@link BulkheadFullException}.
+ *
+ * <p><b>Cost.</b> COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
+ * listener or an adaptive timeout needs the latency); it allocates the attached deadline and its
+ * scope. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
+ */
+public final class Timeout implements Policy {
+    private static final Logger LOG = LoggerFactory.getLogger(Timeout.class);
+
+    private final String name;
+    private final TimeoutConfig config;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final TimeoutMode mode;
+    private final boolean interrupt;
+    private final long timeoutNanos;
+    private final long reserveNanos;
+    private final long minimumNanos;
+    private final AdaptiveTimeout adaptive;
+    private final List<ContextPropagator<?>> propagators;
+    private final EventListeners<TimeoutEvent> listeners = new EventListeners<>();
+    private final AsyncOutcomes asyncOutcomes = new AsyncOutcomes();
+
+    private final LongAdder successes = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private final LongAdder rejections = new LongAdder();
+    private final LongAdder interruptions = new LongAdder();
+    private final AtomicLong lastEffectiveNanos = new AtomicLong();
+
+    private Timeout(String name, TimeoutConfig config) {
+        this.name = Validate.name("Timeout", name);
+        this.config = Validate.notNull(Validate.describe("Timeout", name), "config", config);
+        this.ticker = config.ticker();
+        this.scheduler = config.scheduler();
+        this.executor = config.executor();
+        this.mode = config.mode();
+        this.interrupt = config.interruptOnTimeout();
+        this.timeoutNanos = config.timeoutNanos();
+        this.reserveNanos = config.reserveNanos();
+        this.minimumNanos = Math.max(1L, config.minimumRemainingNanos());
+        this.adaptive = config.adaptive();
+        this.propagators = config.propagators();
+        this.lastEffectiveNanos.set(adaptive != null ? adaptive.timeoutNanos() : timeoutNanos);
+    }
+
+    /**
+     * A THREAD-mode timeout named {@code "timeout"}.
+     *
+     * @param timeout the timeout; &gt; 0
+     * @return the policy
+     */
+    public static Timeout of(Duration timeout) {
+        return of("timeout", TimeoutConfig.of(timeout));
+    }
+
+    /**
+     * A THREAD-mode timeout with every other default.
+     *
+     * @param name the name, for rejections, events and metrics
+     * @param timeout the timeout; &gt; 0
+     * @return the policy
+     */
+    public static Timeout of(String name, Duration timeout) {
+        return of(name, TimeoutConfig.of(timeout));
+    }
+
+    /**
+     * A timeout from a config.
+     *
+     * @param name the name, for rejections, events and metrics
+     * @param config the config
+     * @return the policy
+     */
+    public static Timeout of(String name, TimeoutConfig config) {
+        return new Timeout(name, config);
+    }
+
+    /**
+     * A registry creating timeouts by name, e.g. one per dependency.
+     *
+     * @param defaultConfig the config of timeouts created without a named config
+     * @return the registry
+     */
+    public static PolicyRegistry<TimeoutConfig, Timeout> registry(TimeoutConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, Timeout::of);
+    }
+
+    /**
+     * Throws if the {@linkplain Deadline#currentOrNull() current deadline} has passed: the check a
+     * COOPERATIVE-mode call (or any long computation) makes between steps. Costs one thread-local read
+     * and, when a deadline is current, one ticker read; allocates only when it throws.
+     *
+     * @throws DeadlineExceededException if a current deadline has no time left
+     */
+    public static void checkpoint() {
+        Deadline current = Deadline.currentOrNull();
+        if (current != null && current.remainingNanos() <= 0) {
+            throw new DeadlineExceededException("deadline", "the current deadline passed (checkpoint)", 0L);
+        }
+    }
+
+    /**
+     * The effective timeout formula, exposed for tests and for callers that map it onto a client:
+     * {@code min(configured, remaining - reserve)}, saturated; {@code configured} when there is no
+     * current deadline.
+     *
+     * @param configuredNanos the configured (or adaptive) timeout
+     * @param current the current deadline, or null
+     * @param nowNanos a reading of the current deadline's ticker
+     * @param reserveNanos the reserve
+     * @return the effective timeout in nanoseconds; may be zero or negative
+     */
+    public static long effectiveTimeoutNanos(long configuredNanos, Deadline current, long nowNanos, long reserveNanos) {
+        if (current == null) {
+            return configuredNanos;
+        }
+        long remaining = Nanos.subtract(current.remainingNanos(nowNanos), reserveNanos);
+        return Math.min(configuredNanos, remaining);
+    }
+
+    /**
+     * The timeout a call starting now on this thread would run under (see the class comment).
+     *
+     * @return the effective timeout in nanoseconds; below {@code minimumRemaining} means a call would
+     *         be refused
+     */
+    public long effectiveTimeoutNanos() {
+        return effectiveAt(ticker.read(), Deadline.currentOrNull());
+    }
+
+    private long effectiveAt(long now, Deadline current) {
+        long configured = adaptive != null ? adaptive.timeoutNanos() : timeoutNanos;
+        if (current == null) {
+            return configured;
+        }
+        // The current deadline may be on another ticker; read that one only then.
+        long currentNow = current.ticker() == ticker ? now : current.ticker().read();
+        return effectiveTimeoutNanos(configured, current, currentNow, reserveNanos);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** @return the config this timeout was built from */
+    public TimeoutConfig config() {
+        return config;
+    }
+
+    /**
+     * Subscribes to this timeout's events.
+     *
+     * @param listener receives every event; must be fast
+     * @return closing it unsubscribes
+     */
+    public Subscription onEvent(Consumer<? super TimeoutEvent> listener) {
+        return listeners.subscribe(listener);
+    }
+
+    /** @return calls that returned within their timeout */
+    public long successCount() {
+        return successes.sum();
+    }
+
+    /** @return calls that threw within their timeout */
+    public long failureCount() {
+        return failures.sum();
+    }
+
+    /** @return calls abandoned at their deadline */
+    public long timeoutCount() {
+        return timeouts.sum();
+    }
+
+    /** @return calls refused before starting because too little time remained */
+    public long rejectedCount() {
+        return rejections.sum();
+    }
+
+    /** @return THREAD-mode calls cancelled because the waiting caller was interrupted */
+    public long interruptedCount() {
+        return interruptions.sum();
+    }
+
+    /** @return the effective timeout of the latest call (the configured one before any call), in ns */
+    public long lastEffectiveTimeoutNanos() {
+        return lastEffectiveNanos.get();
+    }
+
+    @Override
+    public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
+        long start = ticker.read();
+        long effective = effectiveAt(start, Deadline.currentOrNull());
+        if (effective < minimumNanos) {
+            throw rejectBeforeStart(start, effective);
+        }
+        noteEffective(effective);
+        Deadline callDeadline = Deadline.at(Nanos.add(start, effective), ticker);
+        return mode == TimeoutMode.COOPERATIVE
+                ? runCooperatively(next, call, callDeadline, start, effective)
+                : runOnWorker(next, call, callDeadline, start, effective);
+    }
+
+    private <T, E extends Throwable> T runCooperatively(Chain next, CheckedSupplier<T, E> call, Deadline callDeadline,
+            long start, long effective) throws E {
+        T result;
+        try (ContextScope scope = callDeadline.attach()) {
+            result = next.proceed(call);
+        } catch (Throwable t) {
+            if (t instanceof DeadlineExceededException && callDeadline.remainingNanos() <= 0) {
+                // The call stopped at a checkpoint past our deadline: that is this timeout firing.
+                recordTimeout(start, effective);
+            } else {
+                recordCompletion(start, effective, t);
+            }
+            throw Exceptions.sneakyThrow(t);
+        }
+        recordCompletion(start, effective, null);
+        return result;
+    }
+
+    private <T, E extends Throwable> T runOnWorker(Chain next, CheckedSupplier<T, E> call, Deadline callDeadline,
+            long start, long effective) throws E {
+        ContextSnapshot snapshot = propagators.isEmpty()
+                ? ContextSnapshot.capture()
+                : ContextSnapshot.capture(propagators);
+        FutureTask<T> task = new FutureTask<>(new WorkerCall<>(next, call, snapshot, callDeadline));
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            rejections.increment();
+            throw new BulkheadFullException(name, "Timeout '" + name + "': the executor rejected the call", 0L, e);
+        }
+        Scheduler.Cancellable timer = scheduler.schedule(() -> abandon(task, interrupt), effective);
+        try {
+            T value = task.get();
+            timer.cancel();
+            recordCompletion(start, effective, null);
+            return value;
+        } catch (ExecutionException e) {
+            timer.cancel();
+            Throwable cause = e.getCause();
+            recordCompletion(start, effective, cause);
+            throw Exceptions.sneakyThrow(cause);
+        } catch (CancellationException e) {
+            // Only the timer cancels the task while the caller waits: the deadline came first.
+            recordTimeout(start, effective);
+            throw timeoutRejection(effective);
+        } catch (InterruptedException e) {
+            timer.cancel();
+            abandon(task, true);
+            Thread.currentThread().interrupt();
+            recordInterrupted(start, effective);
+            CancellationException cancelled = new CancellationException(
+                    "Timeout '" + name + "': the waiting caller was interrupted; the call was cancelled");
+            cancelled.initCause(e);
+            throw cancelled;
+        }
+    }
+
+    /** Cancels a THREAD-mode task; a task still queued in a pool is removed so it never runs. */
+    private void abandon(FutureTask<?> task, boolean mayInterrupt) {
+        if (task.cancel(mayInterrupt) && executor instanceof ThreadPoolExecutor) {
+            ((ThreadPoolExecutor) executor).remove(task);
+        }
+    }
+
+    @Override
+    public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {
+        long start = ticker.read();
+        long effective = effectiveAt(start, Deadline.currentOrNull());
+        if (effective < minimumNanos) {
+            return CompletableFuture.failedFuture(rejectBeforeStart(start, effective));
+        }
+        noteEffective(effective);
+        Deadline callDeadline = Deadline.at(Nanos.add(start, effective), ticker);
+        CompletionStage<T> stage;
+        try (ContextScope scope = callDeadline.attach()) {
+            stage = next.proceedAsync(call);
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt).start(scheduler);
+    }
+
+    private DeadlineExceededException rejectBeforeStart(long now, long effective) {
+        rejections.increment();
+        if (!listeners.isEmpty()) {
+            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.REJECTED_BEFORE_START, effective, 0L));
+        }
+        return new DeadlineExceededException(name, "Timeout '" + name + "': only " + Math.max(0L, effective)
+                + " ns would remain, less than the minimum of " + minimumNanos + " ns; the call was not started", 0L);
+    }
+
+    private DeadlineExceededException timeoutRejection(long effective) {
+        return new DeadlineExceededException(name,
+                "Timeout '" + name + "': the call did not finish within " + effective + " ns", 0L);
+    }
+
+    /** Writes the gauge only when the value changes, so a fixed timeout costs no shared write per call. */
+    private void noteEffective(long effective) {
+        if (lastEffectiveNanos.get() != effective) {
+            lastEffectiveNanos.lazySet(effective);
+        }
+    }
+
+    private void recordCompletion(long start, long effective, Throwable failure) {
+        if (failure == null) {
+            successes.increment();
+        } else {
+            failures.increment();
+        }
+        if (adaptive != null || !listeners.isEmpty()) {
+            long now = ticker.read();
+            long elapsed = now - start;
+            if (adaptive != null) {
+                adaptive.record(elapsed);
+            }
+            if (!listeners.isEmpty()) {
+                listeners.publish(new TimeoutEvent(name, now,
+                        failure == null ? TimeoutEvent.Type.SUCCEEDED : TimeoutEvent.Type.FAILED, effective, elapsed));
+            }
+        }
+    }
+
+    private void recordTimeout(long start, long effective) {
+        timeouts.increment();
+        if (adaptive != null) {
+            // A timed-out call's true latency is unknown but at least the timeout: recording the
+            // timeout pushes the estimate up, the safe direction.
+            adaptive.record(effective);
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Timeout '{}': call abandoned after {} ns", name, effective);
+        }
+        if (!listeners.isEmpty()) {
+            long now = ticker.read();
+            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.TIMED_OUT, effective, now - start));
+        }
+    }
+
+    private void recordInterrupted(long start, long effective) {
+        interruptions.increment();
+        if (!listeners.isEmpty()) {
+            long now = ticker.read();
+            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.CALLER_INTERRUPTED, effective, now - start));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Timeout[" + name + ", " + config + "]";
+    }
+
+    /** Receives the outcome of asynchronous calls from {@link AsyncTimeoutStage}. */
+    private final class AsyncOutcomes implements AsyncTimeoutStage.Listener {
+        @Override
+        public void completed(long startNanos, long effectiveNanos, Throwable failure) {
+            recordCompletion(startNanos, effectiveNanos, failure);
+        }
+
+        @Override
+        public RuntimeException timeoutRejection(long effectiveNanos) {
+            return Timeout.this.timeoutRejection(effectiveNanos);
+        }
+
+        @Override
+        public void timedOut(long startNanos, long effectiveNanos) {
+            recordTimeout(startNanos, effectiveNanos);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.levee.timeout;
+
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The immutable plan of a {@link TimeoutBudget}: one total spread over a sequence of steps by
+ * weight. Build once, {@link TimeoutBudget#start(TimeoutBudgetConfig) start} one budget per request.
+ *
+ * <table>
+ *   <caption>Fields</caption>
+ *   <tr><th>field</th><th>default</th><th>bound</th><th>effect</th></tr>
+ *   <tr><td>{@code total}</td><td>5 s</td><td>&gt; 0</td><td>time for all steps together</td></tr>
+ *   <tr><td>{@code weights}</td><td>{@code [1]}</td><td>1 to 1,000 weights, each finite and &gt; 0</td>
+ *       <td>the relative share of each step</td></tr>
+ *   <tr><td>{@code rollover}</td><td>true</td><td>—</td><td>time a fast step leaves unused goes to the
+ *       later steps</td></tr>
+ *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
+ * </table>
+ */
+public final class TimeoutBudgetConfig {
+    private static final String POLICY = "TimeoutBudget config";
+
+    private final Duration total;
+    private final double[] weights;
+    private final boolean rollover;
+    private final Ticker ticker;
+
+    private TimeoutBudgetConfig(Builder b) {
+        this.total = b.total;
+        this.weights = b.weights.clone();
+        this.rollover = b.rollover;
+        this.ticker = b.ticker;
+    }
+
+    /**
+     * Starts a builder with every default.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * {@code steps} equal shares of {@code total}, with rollover.
+     *
+     * @param total the total; &gt; 0
+     * @param steps the number of steps; in [1, 1000]
+     * @param ticker the time source
+     * @return the config
+     */
+    public static TimeoutBudgetConfig equalSteps(Duration total, int steps, Ticker ticker) {
+        Validate.inRange(POLICY, "steps", steps, 1, 1000);
+        double[] w = new double[steps];
+        Arrays.fill(w, 1.0);
+        return builder().total(total).weights(w).ticker(ticker).build();
+    }
+
+    /** @return the total */
+    public Duration total() {
+        return total;
+    }
+
+    /** @return a copy of the weights */
+    public double[] weights() {
+        return weights.clone();
+    }
+
+    /** @return the number of planned steps */
+    public int steps() {
+        return weights.length;
+    }
+
+    double weight(int step) {
+        return weights[step];
+    }
+
+    /** @return whether unused time rolls over to later steps */
+    public boolean rollover() {
+        return rollover;
+    }
+
+    /** @return the time source */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    @Override
+    public String toString() {
+        return "TimeoutBudgetConfig[total=" + total + ", weights=" + Arrays.toString(weights) + ", rollover="
+                + rollover + "]";
+    }
+
+    /** Builds a {@link TimeoutBudgetConfig}. Not thread-safe; {@link #build()} validates. */
+    public static final class Builder {
+        private Duration total = Duration.ofSeconds(5);
+        private double[] weights = {1.0};
+        private boolean rollover = true;
+        private Ticker ticker = Ticker.system();
+
+        private Builder() {}
+
+        /**
+         * The time for all steps together (default 5 s; &gt; 0).
+         *
+         * @param total the total
+         * @return this builder
+         */
+        public Builder total(Duration total) {
+            this.total = total;
+            return this;
+        }
+
+        /**
+         * The steps' relative shares, in order (default one step; 1 to 1,000 weights, each &gt; 0).
+         * {@code weights(1, 3)}: the first step gets a quarter, the second three quarters.
+         *
+         * @param weights the weights
+         * @return this builder
+         */
+        public Builder weights(double... weights) {
+            this.weights = weights == null ? null : weights.clone();
+            return this;
+        }
+
+        /**
+         * Whether time a step leaves unused goes to later steps (default true). With false each step
+         * gets exactly its share of the total, or what remains if less.
+         *
+         * @param rollover true to roll over
+         * @return this builder
+         */
+        public Builder rollover(boolean rollover) {
+            this.rollover = rollover;
+            return this;
+        }
+
+        /**
+         * The time source (default {@link Ticker#system()}).
+         *
+         * @param ticker the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the config
+         * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
+         */
+        public TimeoutBudgetConfig build() {
+            Validate.positive(POLICY, "total", total);
+            Validate.notNull(POLICY, "weights", weights);
+            Validate.inRange(POLICY, "weights.length", weights.length, 1, 1000);
+            for (int i = 0; i < weights.length; i++) {
+                Validate.positive(POLICY, "weights[" + i + "]", weights[i]);
+            }
+            Validate.notNull(POLICY, "ticker", ticker);
+            return new TimeoutBudgetConfig(this);
+        }
+    }
+}
