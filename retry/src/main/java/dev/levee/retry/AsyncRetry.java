@@ -1,0 +1,153 @@
+package dev.levee.retry;
+
+import dev.levee.core.Chain;
+import dev.levee.core.ContextScope;
+import dev.levee.core.ContextSnapshot;
+import dev.levee.core.Scheduler;
+import dev.levee.core.internal.Exceptions;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * One asynchronous call through a {@link Retry}: attempts chained by completion callbacks, backoffs
+ * waited on the {@link Scheduler}, so no thread is blocked. The caller's context (its current
+ * {@link dev.levee.core.Deadline}) is captured once and restored around every later attempt and
+ * decision. Cancelling the returned future cancels a pending backoff and the attempt in flight, and
+ * no further attempt starts.
+ *
+ * <p>Package-private: reached through {@link Retry#executeAsync}.
+ *
+ * @param <T> the result type
+ */
+final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
+    private final Retry retry;
+    private final Chain next;
+    private final Supplier<? extends CompletionStage<T>> call;
+    private final ContextSnapshot context;
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private final long start;
+    /** Written by the completion of one attempt, read by the next: ordered by the scheduler hand-off. */
+    private int attempt = 1;
+    private long previousDelay;
+    private volatile Scheduler.Cancellable pendingBackoff;
+    private volatile CompletionStage<T> inFlight;
+
+    private AsyncRetry(Retry retry, Chain next, Supplier<? extends CompletionStage<T>> call, long start) {
+        this.retry = retry;
+        this.next = next;
+        this.call = call;
+        this.context = ContextSnapshot.capture();
+        this.start = start;
+    }
+
+    static <T> CompletionStage<T> start(Retry retry, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        RetryBudget budget = retry.budget();
+        boolean deposited = budget != null && !budget.insideRequest();
+        if (deposited) {
+            budget.onRequestStart();
+        }
+        AsyncRetry<T> execution = new AsyncRetry<>(retry, next, call, retry.ticker().read());
+        execution.result.whenComplete((value, failure) -> execution.finished(deposited, budget));
+        execution.launch();
+        return execution.result;
+    }
+
+    /** Starts one attempt on the current thread. */
+    private void launch() {
+        if (result.isDone()) {
+            return;
+        }
+        CompletionStage<T> stage;
+        try {
+            stage = next.proceedAsync(call);
+        } catch (Throwable t) {
+            // The chain promises not to throw; a policy that breaks the promise still fails this attempt.
+            stage = CompletableFuture.failedFuture(t);
+        }
+        inFlight = stage;
+        stage.whenComplete(this);
+    }
+
+    /** A backoff elapsed: the next attempt, in the caller's context. */
+    @Override
+    public void run() {
+        pendingBackoff = null;
+        try (ContextScope ignored = context.attach()) {
+            launch();
+        }
+    }
+
+    /** An attempt completed. */
+    @Override
+    public void accept(T value, Throwable thrown) {
+        inFlight = null;
+        if (attempt > 1) {
+            retry.retryEnded();
+        }
+        if (result.isDone()) {
+            return;
+        }
+        Throwable failure = thrown == null ? null : Exceptions.unwrap(thrown);
+        if (failure == null && !retry.isFailedResult(value)) {
+            if (attempt == 1) {
+                retry.succeededFirstTime();
+            } else {
+                retry.succeededAfterRetry(attempt);
+            }
+            result.complete(value);
+            return;
+        }
+        long delay;
+        try (ContextScope ignored = context.attach()) {
+            delay = retry.decide(attempt, previousDelay, failure, value, start, false);
+        } catch (Throwable t) {
+            result.completeExceptionally(t);
+            return;
+        }
+        if (delay < 0) {
+            retry.recordGiveUp(Retry.reasonOf(delay), attempt, failure, value);
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(value);
+            }
+            return;
+        }
+        attempt++;
+        previousDelay = delay;
+        pendingBackoff = retry.config().scheduler().schedule(this, delay);
+        if (result.isDone()) {
+            cancelPending();
+        }
+    }
+
+    /** The returned future completed: by us, or cancelled by the caller. */
+    private void finished(boolean deposited, RetryBudget budget) {
+        if (result.isCancelled()) {
+            cancelPending();
+            CompletionStage<T> running = inFlight;
+            if (running != null) {
+                try {
+                    running.toCompletableFuture().cancel(true);
+                } catch (UnsupportedOperationException notCancellable) {
+                    // A stage that cannot be converted just runs to completion; its outcome is dropped.
+                }
+            }
+            retry.recordGiveUp(GiveUpReason.CANCELLED, attempt, new CancellationException("cancelled"), null);
+        }
+        if (deposited) {
+            budget.onRequestEnd();
+        }
+    }
+
+    private void cancelPending() {
+        Scheduler.Cancellable pending = pendingBackoff;
+        if (pending != null && pending.cancel()) {
+            pendingBackoff = null;
+            retry.retryEnded();
+        }
+    }
+}

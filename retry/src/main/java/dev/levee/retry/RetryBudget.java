@@ -1,0 +1,229 @@
+package dev.levee.retry;
+
+import dev.levee.core.Ticker;
+import dev.levee.retry.internal.WindowedCounter;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A shared allowance of retries that keeps retry traffic a bounded fraction of real traffic, so that
+ * retries cannot turn a short overload into a lasting one (a retry storm, the metastable failure).
+ * Many {@link Retry} and {@link Hedge} instances may draw from one budget.
+ *
+ * <p><b>Model</b> (Finagle's). Every request deposits, every retry withdraws; both count for
+ * {@code ttl}. A retry is allowed while
+ * <pre>
+ *   withdrawals(ttl) + 1  &lt;=  retryRatio · deposits(ttl)  +  minRetriesPerSecond · ttlSeconds
+ * </pre>
+ * so over any ttl, retries stay under {@code ratio · requests + minimum}; with the defaults (20%,
+ * 10/s, 10 s) a failing dependency sees at most 1.2× its normal load plus 100 calls per 10 s, instead
+ * of {@code maxAttempts}× (27× for three layers of three attempts). Deposits and withdrawals are kept
+ * in {@linkplain WindowedCounter time-bucketed counters} on the ticker: ten buckets per ttl, so a
+ * count expires between 0.9·ttl and ttl after it was made.
+ *
+ * <p><b>Concurrency form</b> (optional, {@link RetryBudgetConfig.Builder#maxConcurrentRetries}): in
+ * addition, retries in flight (from the withdrawal until that attempt ends) stay at most
+ * {@code max(minConcurrentRetries, floor(ratio · requestsInFlight))}.
+ *
+ * <p><b>Nesting.</b> When {@code Retry} layers that share this budget are nested on one thread, only the
+ * outermost deposits: an inner layer's call is part of the same request. Then a failing dependency
+ * sees at most {@code (1 + ratio) · requests + minimum} attempts, however many layers retry. This
+ * detection is per thread; asynchronous attempts that hop threads deposit at each layer.
+ *
+ * <p><b>Guarantees.</b> Lock-free: a deposit is one CAS on the current bucket; a withdrawal re-checks
+ * the allowance and adds itself with a CAS that fails if another withdrawal got in first, so within
+ * a bucket the bound is exact under any contention. Two withdrawals that straddle a bucket boundary
+ * at the same instant may both pass, exceeding the bound by at most one per racing thread.
+ * No allocation after construction (except one small per-thread depth counter).
+ *
+ * <p>Users with their own retry loop call {@link #onRequestStart()}, {@link #tryRetry()},
+ * {@link #onRetryEnd()} and {@link #onRequestEnd()}.
+ */
+public final class RetryBudget {
+    private final RetryBudgetConfig config;
+    private final Ticker ticker;
+    private final WindowedCounter deposits;
+    private final WindowedCounter withdrawals;
+    /** {@code minRetriesPerSecond · ttlSeconds}, computed once. */
+    private final double reserve;
+    private final double ratio;
+    private final boolean limitsConcurrency;
+    private final AtomicLong requestsInFlight = new AtomicLong();
+    private final AtomicLong retriesInFlight = new AtomicLong();
+    private final LongAdder refusals = new LongAdder();
+    private final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
+
+    private RetryBudget(RetryBudgetConfig config) {
+        this.config = config;
+        this.ticker = config.ticker();
+        this.deposits = new WindowedCounter(config.ttlNanos());
+        this.withdrawals = new WindowedCounter(config.ttlNanos());
+        this.reserve = config.minRetriesPerSecond() * (config.ttlNanos() / 1e9);
+        this.ratio = config.retryRatio();
+        this.limitsConcurrency = config.limitsConcurrency();
+    }
+
+    /**
+     * Creates a budget.
+     *
+     * @param config the config
+     * @return the budget
+     */
+    public static RetryBudget of(RetryBudgetConfig config) {
+        return new RetryBudget(Objects.requireNonNull(config, "config"));
+    }
+
+    /**
+     * Creates a budget with the default config (20%, 10/s, 10 s).
+     *
+     * @param name the budget's name
+     * @return the budget
+     */
+    public static RetryBudget ofDefaults(String name) {
+        return of(RetryBudgetConfig.ofDefaults(name));
+    }
+
+    /** @return the budget's name */
+    public String name() {
+        return config.name();
+    }
+
+    /** @return the config */
+    public RetryBudgetConfig config() {
+        return config;
+    }
+
+    /** A request started: deposits one, and counts it in flight if the concurrency form is on. */
+    public void onRequestStart() {
+        deposits.increment(ticker.read());
+        if (limitsConcurrency) {
+            requestsInFlight.incrementAndGet();
+        }
+    }
+
+    /** A request started with {@link #onRequestStart()} ended. */
+    public void onRequestEnd() {
+        if (limitsConcurrency) {
+            requestsInFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Asks to retry. On true the caller retries and, when that attempt ends, calls
+     * {@link #onRetryEnd()}; on false the caller must not retry. A refusal is counted.
+     *
+     * @return true if the retry is within the budget
+     */
+    public boolean tryRetry() {
+        if (limitsConcurrency && !reserveConcurrentRetry()) {
+            refusals.increment();
+            return false;
+        }
+        long now = ticker.read();
+        // allowance = floor(ratio · deposits + reserve); CAS on the current bucket serializes withdrawals.
+        while (true) {
+            long raw = withdrawals.raw(now);
+            long withdrawn = withdrawals.sum(now);
+            double allowance = ratio * deposits.sum(now) + reserve;
+            if (withdrawn + 1 > allowance) {
+                if (limitsConcurrency) {
+                    retriesInFlight.decrementAndGet();
+                }
+                refusals.increment();
+                return false;
+            }
+            if (withdrawals.tryIncrement(now, raw)) {
+                return true;
+            }
+        }
+    }
+
+    private boolean reserveConcurrentRetry() {
+        while (true) {
+            long active = retriesInFlight.get();
+            long limit = Math.max(config.minConcurrentRetries(),
+                    (long) (config.maxConcurrentRetryRatio() * requestsInFlight.get()));
+            if (active + 1 > limit) {
+                return false;
+            }
+            if (retriesInFlight.compareAndSet(active, active + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** A retry allowed by {@link #tryRetry()} ended (only matters for the concurrency form). */
+    public void onRetryEnd() {
+        if (limitsConcurrency) {
+            retriesInFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Retries the budget would allow now, ignoring the concurrency form.
+     *
+     * @return {@code floor(ratio · deposits + reserve) - withdrawals}, at least 0
+     */
+    public long available() {
+        long now = ticker.read();
+        return Math.max(0L, (long) (ratio * deposits.sum(now) + reserve) - withdrawals.sum(now));
+    }
+
+    /** @return requests deposited within the ttl */
+    public long deposits() {
+        return deposits.sum(ticker.read());
+    }
+
+    /** @return retries withdrawn within the ttl */
+    public long withdrawals() {
+        return withdrawals.sum(ticker.read());
+    }
+
+    /** @return retries refused since the budget was created */
+    public long refusals() {
+        return refusals.sum();
+    }
+
+    /** @return requests in flight (concurrency form only, else 0) */
+    public long requestsInFlight() {
+        return requestsInFlight.get();
+    }
+
+    /** @return retries in flight (concurrency form only, else 0) */
+    public long retriesInFlight() {
+        return retriesInFlight.get();
+    }
+
+    /**
+     * Enters a request on this thread; only the outermost entry of nested layers deposits.
+     *
+     * @return true if this was the outermost entry (pass it to {@link #exitNested(boolean)})
+     */
+    boolean enterNested() {
+        int[] d = depth.get();
+        if (d[0]++ == 0) {
+            onRequestStart();
+            return true;
+        }
+        return false;
+    }
+
+    /** @param outermost what {@link #enterNested()} returned */
+    void exitNested(boolean outermost) {
+        depth.get()[0]--;
+        if (outermost) {
+            onRequestEnd();
+        }
+    }
+
+    /** @return whether this thread is inside a layer that already deposited into this budget */
+    boolean insideRequest() {
+        return depth.get()[0] > 0;
+    }
+
+    @Override
+    public String toString() {
+        return "RetryBudget[" + config.name() + ", available=" + available() + "]";
+    }
+}

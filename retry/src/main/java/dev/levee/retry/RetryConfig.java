@@ -1,0 +1,465 @@
+package dev.levee.retry;
+
+import dev.levee.core.Classifier;
+import dev.levee.core.Deadline;
+import dev.levee.core.RandomSource;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Sleeper;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Predicate;
+import org.slf4j.event.Level;
+
+/**
+ * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
+ * {@link Builder#build()} with messages naming the field, bound and value.
+ *
+ * <table>
+ *   <caption>Fields, defaults and bounds</caption>
+ *   <tr><th>field</th><th>default</th><th>bound</th></tr>
+ *   <tr><td>{@code maxAttempts} (first attempt included)</td><td>3</td><td>[1, 1000]</td></tr>
+ *   <tr><td>{@code maxDuration} from the first attempt's start</td><td>none</td><td>(0, 1 day]</td></tr>
+ *   <tr><td>{@code backoff}</td><td>exponential 100 ms ×2, cap 10 s</td><td>not null</td></tr>
+ *   <tr><td>{@code jitter}</td><td>full</td><td>not null</td></tr>
+ *   <tr><td>{@code intervalFunction} (replaces backoff and jitter)</td><td>none</td><td>—</td></tr>
+ *   <tr><td>{@code classifier}</td><td>{@link Classifier#defaults()}</td><td>not null</td></tr>
+ *   <tr><td>{@code abortOn} / {@code abortIf}</td><td>none</td><td>—</td></tr>
+ *   <tr><td>{@code retryAfterExtractor}</td><td>none (Levee rejections are always read)</td><td>—</td></tr>
+ *   <tr><td>{@code maxRetryAfter}</td><td>10 s</td><td>[0, 1 day]</td></tr>
+ *   <tr><td>{@code budget}</td><td>a private budget with {@link RetryBudgetConfig} defaults</td><td>—</td></tr>
+ *   <tr><td>{@code logLevel} of each retry</td><td>DEBUG</td><td>not null</td></tr>
+ *   <tr><td>{@code ticker}, {@code sleeper}, {@code scheduler}, {@code random}</td>
+ *       <td>system ones, thread-local randomness</td><td>not null</td></tr>
+ * </table>
+ * The defaults follow published practice: three attempts (resilience4j, Polly), exponential backoff
+ * with full jitter (the AWS Architecture Blog's recommendation), and a Finagle-style retry budget.
+ */
+public final class RetryConfig {
+    /** Default attempts, the first included. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    /** Default longest {@code retryAfter} hint worth waiting for. */
+    public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
+
+    private final String name;
+    private final int maxAttempts;
+    private final long maxDurationNanos;
+    private final Backoff backoff;
+    private final Jitter jitter;
+    private final IntervalFunction intervalFunction;
+    private final Classifier classifier;
+    private final Predicate<? super Throwable> abortPredicate;
+    private final RetryAfterExtractor retryAfterExtractor;
+    private final long maxRetryAfterNanos;
+    private final RetryBudget budget;
+    private final boolean budgeted;
+    private final Level logLevel;
+    private final Ticker ticker;
+    private final Sleeper sleeper;
+    private final Scheduler scheduler;
+    private final RandomSource random;
+
+    private RetryConfig(Builder b, Classifier classifier) {
+        this.name = b.name;
+        this.maxAttempts = b.maxAttempts;
+        this.maxDurationNanos = b.maxDuration == null ? 0L : Deadline.saturatedNanos(b.maxDuration);
+        this.backoff = b.backoff;
+        this.jitter = b.jitter;
+        this.intervalFunction = b.intervalFunction;
+        this.classifier = classifier;
+        this.abortPredicate = b.abortPredicate;
+        this.retryAfterExtractor = b.retryAfterExtractor;
+        this.maxRetryAfterNanos = Deadline.saturatedNanos(b.maxRetryAfter);
+        this.budget = b.budget;
+        this.budgeted = b.budgeted;
+        this.logLevel = b.logLevel;
+        this.ticker = b.ticker;
+        this.sleeper = b.sleeper;
+        this.scheduler = b.scheduler;
+        this.random = b.random;
+    }
+
+    /**
+     * Starts a config.
+     *
+     * @param name the retry's name, used in events, logs and metric tags
+     * @return a builder holding the defaults
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * The default config.
+     *
+     * @param name the retry's name
+     * @return the config
+     */
+    public static RetryConfig ofDefaults(String name) {
+        return builder(name).build();
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
+    }
+
+    /** @return attempts, the first included */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the longest time from the first attempt's start to the last attempt's start, in ns; 0 = none */
+    public long maxDurationNanos() {
+        return maxDurationNanos;
+    }
+
+    /** @return the backoff */
+    public Backoff backoff() {
+        return backoff;
+    }
+
+    /** @return the jitter */
+    public Jitter jitter() {
+        return jitter;
+    }
+
+    /** @return the custom interval function, or null */
+    public IntervalFunction intervalFunction() {
+        return intervalFunction;
+    }
+
+    /** @return what counts as a retryable failure, exceptions and results */
+    public Classifier classifier() {
+        return classifier;
+    }
+
+    /** @return the abort predicate, or null */
+    public Predicate<? super Throwable> abortPredicate() {
+        return abortPredicate;
+    }
+
+    /** @return the retry-after extractor, or null */
+    public RetryAfterExtractor retryAfterExtractor() {
+        return retryAfterExtractor;
+    }
+
+    /** @return the longest retry-after hint worth waiting for, in ns */
+    public long maxRetryAfterNanos() {
+        return maxRetryAfterNanos;
+    }
+
+    /** @return the longest retry-after hint worth waiting for */
+    public Duration maxRetryAfter() {
+        return Duration.ofNanos(maxRetryAfterNanos);
+    }
+
+    /** @return the shared budget given to the builder, or null (then see {@link #budgeted()}) */
+    public RetryBudget budget() {
+        return budget;
+    }
+
+    /** @return false if retries are not budgeted at all ({@link Builder#withoutBudget()}) */
+    public boolean budgeted() {
+        return budgeted;
+    }
+
+    /** @return the level of the log line written for each retry */
+    public Level logLevel() {
+        return logLevel;
+    }
+
+    /** @return the ticker */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** @return the sleeper for synchronous backoffs */
+    public Sleeper sleeper() {
+        return sleeper;
+    }
+
+    /** @return the scheduler for asynchronous backoffs */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return the randomness for jitter */
+    public RandomSource random() {
+        return random;
+    }
+
+    /** Builds a {@link RetryConfig}. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+        private Duration maxDuration;
+        private Backoff backoff = Backoff.defaults();
+        private Jitter jitter = Jitter.full();
+        private IntervalFunction intervalFunction;
+        private Classifier classifier = Classifier.defaults();
+        private Predicate<Object> retryOnResult;
+        private Predicate<? super Throwable> abortPredicate;
+        private RetryAfterExtractor retryAfterExtractor;
+        private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
+        private RetryBudget budget;
+        private boolean budgeted = true;
+        private Level logLevel = Level.DEBUG;
+        private Ticker ticker = Ticker.system();
+        private Sleeper sleeper = Sleeper.system();
+        private Scheduler scheduler = Scheduler.system();
+        private RandomSource random = RandomSource.threadLocal();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * Attempts, the first included: 3 means one call and up to two retries.
+         *
+         * @param maxAttempts in [1, 1000]
+         * @return this builder
+         */
+        public Builder maxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /**
+         * The longest time from the start of the first attempt to the start of the last: a backoff
+         * that would end later is not started. Combines with {@code maxAttempts} (first limit wins).
+         *
+         * @param maxDuration in (0, 1 day], or null for none
+         * @return this builder
+         */
+        public Builder maxDuration(Duration maxDuration) {
+            this.maxDuration = maxDuration;
+            return this;
+        }
+
+        /**
+         * The delay before each retry, before jitter.
+         *
+         * @param backoff not null
+         * @return this builder
+         */
+        public Builder backoff(Backoff backoff) {
+            this.backoff = backoff;
+            return this;
+        }
+
+        /**
+         * The randomization of each delay.
+         *
+         * @param jitter not null; {@link Jitter#none()} for exact delays
+         * @return this builder
+         */
+        public Builder jitter(Jitter jitter) {
+            this.jitter = jitter;
+            return this;
+        }
+
+        /**
+         * A custom delay that replaces backoff and jitter.
+         *
+         * @param intervalFunction the function, or null to use backoff and jitter
+         * @return this builder
+         */
+        public Builder intervalFunction(IntervalFunction intervalFunction) {
+            this.intervalFunction = intervalFunction;
+            return this;
+        }
+
+        /**
+         * Which exceptions and results are retryable: {@code FAILURE} is retried, {@code IGNORED} is
+         * returned at once. By default every exception is retryable, including Levee's rejections
+         * (their {@code retryAfter} is honoured) and no {@link Error} is.
+         *
+         * @param classifier not null
+         * @return this builder
+         */
+        public Builder classifier(Classifier classifier) {
+            this.classifier = classifier;
+            return this;
+        }
+
+        /**
+         * Also retries returned values matching {@code predicate}: sets the classifier's result predicate
+         * (replacing one it had), so the exception rules stay as they are.
+         *
+         * @param predicate receives the result, possibly null
+         * @return this builder
+         */
+        public Builder retryOnResult(Predicate<Object> predicate) {
+            this.retryOnResult = predicate;
+            return this;
+        }
+
+        /**
+         * Gives up at once on these exception types (and subclasses): failures that retrying cannot fix.
+         *
+         * @param types the types
+         * @return this builder
+         */
+        @SafeVarargs
+        public final Builder abortOn(Class<? extends Throwable>... types) {
+            Class<? extends Throwable>[] copy = types.clone();
+            for (Class<? extends Throwable> type : copy) {
+                Objects.requireNonNull(type, "abortOn type");
+            }
+            return abortIf(t -> {
+                for (Class<? extends Throwable> type : copy) {
+                    if (type.isInstance(t)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+        }
+
+        /**
+         * Gives up at once on failures matching {@code predicate}, e.g. an HTTP 4xx. Combined with an
+         * earlier abort rule by "or".
+         *
+         * @param predicate the test
+         * @return this builder
+         */
+        public Builder abortIf(Predicate<? super Throwable> predicate) {
+            Objects.requireNonNull(predicate, "predicate");
+            Predicate<? super Throwable> previous = abortPredicate;
+            this.abortPredicate = previous == null ? predicate : t -> previous.test(t) || predicate.test(t);
+            return this;
+        }
+
+        /**
+         * Reads retry-after hints from the application's failures or results (Levee rejections are
+         * read anyway).
+         *
+         * @param extractor the extractor, or null
+         * @return this builder
+         */
+        public Builder retryAfterExtractor(RetryAfterExtractor extractor) {
+            this.retryAfterExtractor = extractor;
+            return this;
+        }
+
+        /**
+         * The longest retry-after hint worth waiting for; a longer hint gives up at once (an open
+         * breaker's 60 s is better reported than slept through).
+         *
+         * @param maxRetryAfter in [0, 1 day]
+         * @return this builder
+         */
+        public Builder maxRetryAfter(Duration maxRetryAfter) {
+            this.maxRetryAfter = maxRetryAfter;
+            return this;
+        }
+
+        /**
+         * Draws retries from a shared budget.
+         *
+         * @param budget the budget, or null for a private budget with default config
+         * @return this builder
+         */
+        public Builder budget(RetryBudget budget) {
+            this.budget = budget;
+            this.budgeted = true;
+            return this;
+        }
+
+        /**
+         * Retries without any budget: only {@code maxAttempts}, {@code maxDuration} and the deadline
+         * bound them. Beware of retry storms.
+         *
+         * @return this builder
+         */
+        public Builder withoutBudget() {
+            this.budget = null;
+            this.budgeted = false;
+            return this;
+        }
+
+        /**
+         * The level of the line logged for each retry (attempt, delay, cause).
+         *
+         * @param logLevel not null
+         * @return this builder
+         */
+        public Builder logLevel(Level logLevel) {
+            this.logLevel = logLevel;
+            return this;
+        }
+
+        /**
+         * The time source.
+         *
+         * @param ticker not null
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * How synchronous backoffs wait.
+         *
+         * @param sleeper not null
+         * @return this builder
+         */
+        public Builder sleeper(Sleeper sleeper) {
+            this.sleeper = sleeper;
+            return this;
+        }
+
+        /**
+         * How asynchronous backoffs wait.
+         *
+         * @param scheduler not null
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * The randomness for jitter.
+         *
+         * @param random not null
+         * @return this builder
+         */
+        public Builder random(RandomSource random) {
+            this.random = random;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the config
+         * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
+         */
+        public RetryConfig build() {
+            String policy = Validate.describe("Retry", Validate.name("Retry", name));
+            Validate.inRange(policy, "maxAttempts", maxAttempts, 1, 1000);
+            if (maxDuration != null) {
+                Validate.positive(policy, "maxDuration", maxDuration);
+                Validate.check(maxDuration.compareTo(Duration.ofDays(1)) <= 0, policy, "maxDuration", "<= PT24H", maxDuration);
+            }
+            Validate.notNull(policy, "backoff", backoff);
+            Validate.notNull(policy, "jitter", jitter);
+            Validate.notNull(policy, "classifier", classifier);
+            Validate.nonNegative(policy, "maxRetryAfter", maxRetryAfter);
+            Validate.check(maxRetryAfter.compareTo(Duration.ofDays(1)) <= 0, policy, "maxRetryAfter", "<= PT24H", maxRetryAfter);
+            Validate.notNull(policy, "logLevel", logLevel);
+            Validate.notNull(policy, "ticker", ticker);
+            Validate.notNull(policy, "sleeper", sleeper);
+            Validate.notNull(policy, "scheduler", scheduler);
+            Validate.notNull(policy, "random", random);
+            Classifier effective = retryOnResult == null ? classifier : classifier.toBuilder().failOnResult(retryOnResult).build();
+            return new RetryConfig(this, effective);
+        }
+    }
+}
