@@ -1,0 +1,412 @@
+package dev.levee.bulkhead;
+
+import dev.levee.bulkhead.internal.Waits;
+import dev.levee.core.BulkheadFullException;
+import dev.levee.core.Deadline;
+import dev.levee.core.EventListeners;
+import dev.levee.core.Gate;
+import dev.levee.core.PolicyRegistry;
+import dev.levee.core.RejectedException;
+import dev.levee.core.Subscription;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A semaphore bulkhead: at most {@code limit} calls inside at once, so one slow dependency exhausts
+ * its own slots and not every thread of the application.
+ *
+ * <p><b>Model.</b> The state is one counter, {@code active}. A call enters with one bounded
+ * compare-and-set, {@code active < limit ? active + 1 : refuse}, and leaves with one decrement. Nothing
+ * else happens on the way in or out unless a caller is waiting: a leaving call takes a lock and wakes
+ * one waiter only when the waiter count is non-zero. Entering and leaving therefore take no lock and
+ * allocate nothing. It is a {@link Gate}: use it alone ({@link #execute}), through the permit protocol
+ * ({@link #tryAcquire(long)} then exactly one of {@link #onSuccess}, {@link #onFailure},
+ * {@link #onIgnored}), or in a {@link dev.levee.core.Pipeline}, where it fuses with neighbouring gates.
+ *
+ * <p><b>Guarantees.</b>
+ * <ul>
+ *   <li>{@link #activeCount()} never exceeds the limit in force when each call entered, under any
+ *       concurrency. After {@link #resize(int)} to a smaller limit, calls already inside finish and no
+ *       new call enters until {@code active < limit}.</li>
+ *   <li>{@link #tryAcquire(long)} never waits. {@link #acquire(long)} waits up to
+ *       {@link BulkheadConfig#maxWait()}, and never past the current {@link Deadline}; a wait that
+ *       cannot end in time is refused at once.</li>
+ *   <li>A waiting thread that is interrupted stops waiting, has its interrupt flag restored, and gets a
+ *       {@link BulkheadFullException} whose message says it was interrupted. The interrupt is never
+ *       lost.</li>
+ *   <li>No {@code synchronized}: waiting uses a {@link ReentrantLock} and its {@link Condition}, so a
+ *       waiting virtual thread unmounts and frees its carrier.</li>
+ *   <li>With {@link BulkheadConfig#fair()}, waiters are admitted in arrival order and a new arrival
+ *       does not take a slot while anyone waits.</li>
+ * </ul>
+ *
+ * <p><b>Lost wake-ups cannot happen.</b> A leaving call decrements {@code active} and then reads
+ * {@code waiters}; a waiter increments {@code waiters} and then re-reads {@code active}. Both are
+ * volatile, so at least one of the two sees the other: either the leaver signals, or the waiter finds
+ * the free slot itself. The signal is sent under the lock the waiter holds until it parks, so it cannot
+ * arrive between the waiter's check and its park.
+ *
+ * <p><b>Saturation.</b> An episode of saturation starts with a rejection and ends when a call enters
+ * leaving at least one slot free. If rejections continue for {@link BulkheadConfig#saturationWarning()}
+ * within one episode, one WARN is logged and a {@link BulkheadEvent.Kind#SATURATED} event published.
+ *
+ * <p>Thread-safe.
+ */
+public final class Bulkhead implements Gate {
+    private static final Logger LOG = LoggerFactory.getLogger(Bulkhead.class);
+    private static final long NOT_SATURATED = Long.MIN_VALUE;
+    private static final VarHandle ACTIVE;
+    private static final VarHandle WAITERS;
+    private static final VarHandle SATURATED_SINCE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ACTIVE = lookup.findVarHandle(Bulkhead.class, "active", int.class);
+            WAITERS = lookup.findVarHandle(Bulkhead.class, "waiters", int.class);
+            SATURATED_SINCE = lookup.findVarHandle(Bulkhead.class, "saturatedSince", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final BulkheadConfig config;
+    private final String name;
+    private final Ticker ticker;
+    private final long maxWaitNanos;
+    private final boolean fair;
+    private final ReentrantLock lock;
+    private final Condition slotFreed;
+    private final LongAdder rejections = new LongAdder();
+    private final EventListeners<BulkheadEvent> listeners = new EventListeners<>();
+
+    /** The bound in force; changed by {@link #resize(int)}. */
+    private volatile int limit;
+    /** Calls inside. Updated by CAS (enter) and atomic add (leave). */
+    private volatile int active;
+    /** Threads waiting in {@link #acquire(long)}; a leaving call signals only when this is non-zero. */
+    private volatile int waiters;
+    /** Ticker reading of the first rejection of the current saturation episode, or NOT_SATURATED. */
+    private volatile long saturatedSince = NOT_SATURATED;
+    /** Whether this episode was already reported. */
+    private volatile boolean warned;
+
+    private Bulkhead(BulkheadConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.name = config.name();
+        this.ticker = config.ticker();
+        this.maxWaitNanos = config.maxWaitNanos();
+        this.fair = config.fair();
+        this.lock = new ReentrantLock(fair);
+        this.slotFreed = lock.newCondition();
+        this.limit = config.maxConcurrentCalls();
+    }
+
+    /**
+     * A fail-fast bulkhead with the default settings and {@code maxConcurrentCalls}.
+     *
+     * @param name the name
+     * @param maxConcurrentCalls the bound, in [1, 1,000,000]
+     * @return the bulkhead
+     */
+    public static Bulkhead of(String name, int maxConcurrentCalls) {
+        return of(BulkheadConfig.builder(name).maxConcurrentCalls(maxConcurrentCalls).build());
+    }
+
+    /**
+     * A bulkhead with the given configuration.
+     *
+     * @param config the configuration
+     * @return the bulkhead
+     */
+    public static Bulkhead of(BulkheadConfig config) {
+        return new Bulkhead(config);
+    }
+
+    /**
+     * A registry creating one bulkhead per name from {@code defaultConfig} (renamed), or from a named
+     * configuration added to the registry.
+     *
+     * @param defaultConfig the configuration of bulkheads created without a named configuration
+     * @return the registry
+     */
+    public static PolicyRegistry<BulkheadConfig, Bulkhead> registry(BulkheadConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, (n, c) -> new Bulkhead(c.withName(n)));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** @return the configuration this bulkhead was built from (its limit may since have been resized) */
+    public BulkheadConfig config() {
+        return config;
+    }
+
+    /**
+     * Enters if a slot is free; never waits. In fair mode, refuses while others wait.
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return true if the call may start; then exactly one completion method must follow
+     */
+    @Override
+    public boolean tryAcquire(long nowNanos) {
+        if ((!fair || waiters == 0) && tryEnter()) {
+            return true;
+        }
+        onRejected(nowNanos);
+        return false;
+    }
+
+    /**
+     * Enters, waiting for a slot up to {@link BulkheadConfig#maxWait()} and never past the current
+     * {@link Deadline}.
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @throws BulkheadFullException if no slot was free in time, or if the thread was interrupted while
+     *     waiting (its interrupt flag is then set again)
+     */
+    @Override
+    public void acquire(long nowNanos) {
+        if ((!fair || waiters == 0) && tryEnter()) {
+            return;
+        }
+        if (maxWaitNanos == 0) {
+            onRejected(nowNanos);
+            throw rejection(nowNanos);
+        }
+        long end = Waits.waitEnd(ticker, nowNanos, maxWaitNanos);
+        if (end <= nowNanos) {
+            onRejected(nowNanos);
+            throw rejection(nowNanos);
+        }
+        awaitSlot(end);
+    }
+
+    /** One bounded CAS increment; the whole fast path. */
+    private boolean tryEnter() {
+        while (true) {
+            int current = active;
+            int bound = limit;
+            if (current >= bound) {
+                return false;
+            }
+            if (ACTIVE.compareAndSet(this, current, current + 1)) {
+                if (saturatedSince != NOT_SATURATED && current + 1 < bound) {
+                    endSaturation();
+                }
+                return true;
+            }
+        }
+    }
+
+    private void awaitSlot(long end) {
+        try {
+            lock.lockInterruptibly();
+        } catch (InterruptedException e) {
+            throw interrupted();
+        }
+        WAITERS.getAndAdd(this, 1);
+        boolean entered = false;
+        try {
+            while (true) {
+                if (tryEnter()) {
+                    entered = true;
+                    return;
+                }
+                long now = ticker.read();
+                long remaining = end - now;
+                if (remaining <= 0) {
+                    onRejected(now);
+                    throw rejection(now);
+                }
+                try {
+                    slotFreed.awaitNanos(Waits.parkNanos(ticker, remaining));
+                } catch (InterruptedException e) {
+                    throw interrupted();
+                }
+            }
+        } finally {
+            WAITERS.getAndAdd(this, -1);
+            // A signal this thread consumed but did not use must go to the next waiter.
+            if (!entered && waiters > 0 && active < limit) {
+                slotFreed.signal();
+            }
+            lock.unlock();
+        }
+    }
+
+    private BulkheadFullException interrupted() {
+        Thread.currentThread().interrupt();
+        long now = ticker.read();
+        onRejected(now);
+        return new BulkheadFullException(
+                name, "Bulkhead '" + name + "': interrupted while waiting for a slot; interrupt flag restored", 0L);
+    }
+
+    /** Leaves: one atomic decrement, and a signal only if someone waits. */
+    private void release() {
+        int before = (int) ACTIVE.getAndAdd(this, -1);
+        if (before <= 0) {
+            ACTIVE.getAndAdd(this, 1);
+            throw new IllegalStateException("Bulkhead '" + name
+                    + "': a permit was returned that was never acquired (each acquire takes exactly one completion)");
+        }
+        if (waiters != 0) {
+            signalOne();
+        }
+    }
+
+    private void signalOne() {
+        lock.lock();
+        try {
+            slotFreed.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public RejectedException rejection(long nowNanos) {
+        return new BulkheadFullException(name, "Bulkhead '" + name + "' is full: " + active + " of " + limit
+                + " calls in flight" + (maxWaitNanos > 0 ? " and no slot freed in time" : ""), 0L);
+    }
+
+    @Override
+    public void onSuccess(long latencyNanos) {
+        release();
+    }
+
+    @Override
+    public void onFailure(long latencyNanos, Throwable error) {
+        release();
+    }
+
+    @Override
+    public void onIgnored() {
+        release();
+    }
+
+    @Override
+    public void onResult(long latencyNanos, Object result) {
+        release();
+    }
+
+    /** Rejecting path: count, track saturation, publish. May allocate. */
+    private void onRejected(long now) {
+        rejections.increment();
+        long since = saturatedSince;
+        if (since == NOT_SATURATED) {
+            SATURATED_SINCE.compareAndSet(this, NOT_SATURATED, now);
+        } else if (!warned && now - since >= config.saturationWarningNanos()) {
+            warned = true;
+            LOG.warn("Bulkhead '{}' has been saturated for {} ms: all {} slots busy and calls rejected",
+                    name, TimeUnit.NANOSECONDS.toMillis(now - since), limit);
+            if (!listeners.isEmpty()) {
+                listeners.publish(new BulkheadEvent(name, now, BulkheadEvent.Kind.SATURATED, active, limit));
+            }
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Bulkhead '{}' rejected a call: {} of {} slots busy", name, active, limit);
+        }
+        if (!listeners.isEmpty()) {
+            listeners.publish(new BulkheadEvent(name, now, BulkheadEvent.Kind.REJECTED, active, limit));
+        }
+    }
+
+    private void endSaturation() {
+        boolean wasWarned = warned;
+        saturatedSince = NOT_SATURATED;
+        warned = false;
+        if (wasWarned) {
+            LOG.info("Bulkhead '{}' is no longer saturated", name);
+        }
+    }
+
+    /**
+     * Changes the bound on concurrent calls at run time. Growing wakes waiters at once; shrinking lets
+     * calls already inside finish and admits no new call until fewer than {@code newLimit} are inside.
+     *
+     * @param newLimit the new bound, in [1, 1,000,000]
+     * @throws dev.levee.core.InvalidConfigException if out of bounds
+     */
+    public void resize(int newLimit) {
+        Validate.inRange(Validate.describe("Bulkhead", name), "maxConcurrentCalls", newLimit, 1,
+                BulkheadConfig.MAX_CONCURRENT_CALLS_LIMIT);
+        int old = limit;
+        limit = newLimit;
+        if (newLimit > old && waiters != 0) {
+            lock.lock();
+            try {
+                slotFreed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+        LOG.info("Bulkhead '{}' resized from {} to {} concurrent calls", name, old, newLimit);
+        if (!listeners.isEmpty()) {
+            listeners.publish(new BulkheadEvent(name, ticker.read(), BulkheadEvent.Kind.RESIZED, active, newLimit));
+        }
+    }
+
+    /** @return the bound on concurrent calls now in force */
+    public int maxConcurrentCalls() {
+        return limit;
+    }
+
+    /** @return the calls inside right now */
+    public int activeCount() {
+        return active;
+    }
+
+    /** @return the threads waiting for a slot right now */
+    public int waitingCount() {
+        return waiters;
+    }
+
+    /** @return free slots right now: {@code max(0, limit - active)} */
+    public int availablePermits() {
+        return Math.max(0, limit - active);
+    }
+
+    /** @return how many calls were refused since creation */
+    public long rejectedCount() {
+        return rejections.sum();
+    }
+
+    /** @return whether the current episode has been rejecting longer than the saturation warning */
+    public boolean isSaturationReported() {
+        return warned;
+    }
+
+    /**
+     * Registers a listener for this bulkhead's events; it runs on the thread that caused the event.
+     *
+     * @param listener the listener
+     * @return closing it unregisters the listener
+     */
+    public Subscription onEvent(Consumer<? super BulkheadEvent> listener) {
+        return listeners.subscribe(listener);
+    }
+
+    @Override
+    public String toString() {
+        return "Bulkhead[" + name + ", active=" + active + "/" + limit + ", waiting=" + waiters + "]";
+    }
+}

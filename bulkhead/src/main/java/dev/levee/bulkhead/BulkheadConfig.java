@@ -1,0 +1,229 @@
+package dev.levee.bulkhead;
+
+import dev.levee.core.Deadline;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.time.Duration;
+
+/**
+ * The immutable configuration of a semaphore {@link Bulkhead}, built by {@link #builder(String)}.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>field</th><th>default</th><th>bound</th><th>effect</th></tr>
+ *   <tr><td>{@code maxConcurrentCalls}</td><td>25</td><td>[1, 1,000,000]</td>
+ *       <td>calls allowed inside at once; size it with Little's law: peak rate × latency of the dependency</td></tr>
+ *   <tr><td>{@code maxWait}</td><td>0 (fail fast)</td><td>[0, 1 hour]</td>
+ *       <td>how long {@link Bulkhead#acquire(long)} waits for a slot; never past the current {@link Deadline}</td></tr>
+ *   <tr><td>{@code fair}</td><td>false</td><td>—</td>
+ *       <td>true: waiting callers are served first-come first-served and new arrivals do not barge
+ *       ahead of waiters (costs one extra volatile read per acquire)</td></tr>
+ *   <tr><td>{@code saturationWarning}</td><td>30 s</td><td>&gt; 0</td>
+ *       <td>rejecting continuously for this long logs one WARN and publishes a
+ *       {@link BulkheadEvent.Kind#SATURATED} event per episode</td></tr>
+ *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td>
+ *       <td>the time source for waits and the saturation warning</td></tr>
+ * </table>
+ *
+ * <p>The defaults follow common practice: fail fast rather than queue (a bulkhead exists to shed
+ * load early), and a bound of 25 matching resilience4j's default so migrating users keep their
+ * behaviour.
+ */
+public final class BulkheadConfig {
+    /** The largest {@code maxConcurrentCalls} accepted. */
+    public static final int MAX_CONCURRENT_CALLS_LIMIT = 1_000_000;
+    /** The longest {@code maxWait} accepted. */
+    public static final Duration MAX_WAIT_LIMIT = Duration.ofHours(1);
+
+    private final String name;
+    private final int maxConcurrentCalls;
+    private final Duration maxWait;
+    private final long maxWaitNanos;
+    private final boolean fair;
+    private final Duration saturationWarning;
+    private final long saturationWarningNanos;
+    private final Ticker ticker;
+
+    private BulkheadConfig(Builder b) {
+        this.name = b.name;
+        this.maxConcurrentCalls = b.maxConcurrentCalls;
+        this.maxWait = b.maxWait;
+        this.maxWaitNanos = b.maxWait.toNanos();
+        this.fair = b.fair;
+        this.saturationWarning = b.saturationWarning;
+        this.saturationWarningNanos = Deadline.saturatedNanos(b.saturationWarning);
+        this.ticker = b.ticker;
+    }
+
+    /**
+     * Starts a configuration.
+     *
+     * @param name the bulkhead's name, used in rejections, events, logs and metric tags
+     * @return a builder with the defaults
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * A builder holding this configuration's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(name)
+                .maxConcurrentCalls(maxConcurrentCalls)
+                .maxWait(maxWait)
+                .fair(fair)
+                .saturationWarning(saturationWarning)
+                .ticker(ticker);
+    }
+
+    /**
+     * This configuration under another name, for registries that create one bulkhead per name.
+     *
+     * @param newName the name
+     * @return a configuration equal to this one but for the name
+     */
+    public BulkheadConfig withName(String newName) {
+        return new Builder(newName)
+                .maxConcurrentCalls(maxConcurrentCalls)
+                .maxWait(maxWait)
+                .fair(fair)
+                .saturationWarning(saturationWarning)
+                .ticker(ticker)
+                .build();
+    }
+
+    /** @return the bulkhead's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the initial bound on concurrent calls */
+    public int maxConcurrentCalls() {
+        return maxConcurrentCalls;
+    }
+
+    /** @return how long an acquire may wait for a slot; zero means fail fast */
+    public Duration maxWait() {
+        return maxWait;
+    }
+
+    /** @return {@link #maxWait()} in nanoseconds */
+    public long maxWaitNanos() {
+        return maxWaitNanos;
+    }
+
+    /** @return whether waiters are served in arrival order */
+    public boolean fair() {
+        return fair;
+    }
+
+    /** @return how long continuous rejection lasts before a WARN */
+    public Duration saturationWarning() {
+        return saturationWarning;
+    }
+
+    /** @return {@link #saturationWarning()} in nanoseconds */
+    public long saturationWarningNanos() {
+        return saturationWarningNanos;
+    }
+
+    /** @return the time source */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    @Override
+    public String toString() {
+        return "BulkheadConfig[name=" + name + ", maxConcurrentCalls=" + maxConcurrentCalls + ", maxWait=" + maxWait
+                + ", fair=" + fair + ", saturationWarning=" + saturationWarning + "]";
+    }
+
+    /** Builds a {@link BulkheadConfig}. Not thread-safe; {@link #build()} validates. */
+    public static final class Builder {
+        private final String name;
+        private int maxConcurrentCalls = 25;
+        private Duration maxWait = Duration.ZERO;
+        private boolean fair;
+        private Duration saturationWarning = Duration.ofSeconds(30);
+        private Ticker ticker = Ticker.system();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * The bound on calls inside at once (default 25, in [1, 1,000,000]).
+         *
+         * @param maxConcurrentCalls the bound
+         * @return this builder
+         */
+        public Builder maxConcurrentCalls(int maxConcurrentCalls) {
+            this.maxConcurrentCalls = maxConcurrentCalls;
+            return this;
+        }
+
+        /**
+         * How long a blocking acquire waits for a slot (default zero: fail fast; at most 1 hour).
+         *
+         * @param maxWait the wait
+         * @return this builder
+         */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * Whether waiting callers are served in arrival order (default false).
+         *
+         * @param fair true for first-come first-served
+         * @return this builder
+         */
+        public Builder fair(boolean fair) {
+            this.fair = fair;
+            return this;
+        }
+
+        /**
+         * How long continuous rejection lasts before one WARN is logged (default 30 s, &gt; 0).
+         *
+         * @param saturationWarning the duration
+         * @return this builder
+         */
+        public Builder saturationWarning(Duration saturationWarning) {
+            this.saturationWarning = saturationWarning;
+            return this;
+        }
+
+        /**
+         * The time source (default {@link Ticker#system()}).
+         *
+         * @param ticker the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the configuration
+         * @throws dev.levee.core.InvalidConfigException if a setting is out of bounds
+         */
+        public BulkheadConfig build() {
+            Validate.name("Bulkhead", name);
+            String policy = Validate.describe("Bulkhead", name);
+            Validate.inRange(policy, "maxConcurrentCalls", maxConcurrentCalls, 1, MAX_CONCURRENT_CALLS_LIMIT);
+            Validate.nonNegative(policy, "maxWait", maxWait);
+            Validate.check(maxWait.compareTo(MAX_WAIT_LIMIT) <= 0, policy, "maxWait", "<= " + MAX_WAIT_LIMIT, maxWait);
+            Validate.positive(policy, "saturationWarning", saturationWarning);
+            Validate.notNull(policy, "ticker", ticker);
+            return new BulkheadConfig(this);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.levee.bulkhead;
+
+import dev.levee.core.CheckedSupplier;
+import dev.levee.core.KeyedRegistry;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * One semaphore {@link Bulkhead} per key — tenant, API key, endpoint class — so one tenant's slow or
+ * abusive traffic fills only its own slots.
+ *
+ * <p><b>Bounded.</b> Built on the core {@link KeyedRegistry}: at most
+ * {@link KeyedBulkheadConfig#maxKeys()} bulkheads exist, idle ones are evicted after
+ * {@link KeyedBulkheadConfig#idleTimeout()}, and the least recently used one goes first under space
+ * pressure, so a caller minting keys cannot exhaust memory. A key's bulkhead is found without a lock
+ * or an allocation once it exists.
+ *
+ * <p><b>Eviction never resets a busy key.</b> A fresh bulkhead for a key whose evicted one still has
+ * calls inside would admit a full quota next to them. So an evicted bulkhead with calls inside or
+ * waiting is set aside, and when its key returns it is reinstated instead of replaced; set-aside
+ * bulkheads that have drained are dropped as new keys arrive. One gap remains: the registry removes an
+ * entry just before it reports the eviction, so a call for that key arriving in those few instructions
+ * gets a fresh bulkhead. Size {@code maxKeys} above the number of keys active within a call's latency
+ * and this does not happen in practice.
+ *
+ * <p>Thread-safe.
+ *
+ * @param <K> the key type; needs {@code equals} and {@code hashCode}
+ */
+public final class KeyedBulkhead<K> {
+    private final KeyedBulkheadConfig config;
+    private final KeyedRegistry<K, Bulkhead> registry;
+    /** Evicted bulkheads that still had calls inside, by key. Bounded by the number of calls in flight. */
+    private final Map<K, Bulkhead> draining = new ConcurrentHashMap<>();
+    /** Rejections of bulkheads no longer present, so {@link #rejectedCount()} never goes backwards. */
+    private final LongAdder retiredRejections = new LongAdder();
+    private final LongAdder reinstated = new LongAdder();
+
+    private KeyedBulkhead(KeyedBulkheadConfig config) {
+        this.config = config;
+        this.registry = KeyedRegistry.builder(config.name())
+                .maxEntries(config.maxKeys())
+                .idleTimeout(config.idleTimeout())
+                .ticker(config.perKey().ticker())
+                .onEviction(this::onEvicted)
+                .build(this::create);
+    }
+
+    /**
+     * A keyed bulkhead.
+     *
+     * @param config the configuration
+     * @param <K> the key type
+     * @return the keyed bulkhead
+     */
+    public static <K> KeyedBulkhead<K> of(KeyedBulkheadConfig config) {
+        return new KeyedBulkhead<>(Objects.requireNonNull(config, "config"));
+    }
+
+    private Bulkhead create(K key) {
+        Bulkhead previous = draining.remove(key);
+        if (previous != null) {
+            reinstated.increment();
+            return previous;
+        }
+        dropDrained();
+        return Bulkhead.of(config.perKey().withName(config.name() + "[" + key + "]"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private void onEvicted(Object key, Object value) {
+        Bulkhead evicted = (Bulkhead) value;
+        if (evicted.activeCount() > 0 || evicted.waitingCount() > 0) {
+            draining.put((K) key, evicted);
+        } else {
+            retiredRejections.add(evicted.rejectedCount());
+        }
+    }
+
+    private void dropDrained() {
+        for (Iterator<Map.Entry<K, Bulkhead>> it = draining.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<K, Bulkhead> e = it.next();
+            Bulkhead b = e.getValue();
+            if (b.activeCount() == 0 && b.waitingCount() == 0 && draining.remove(e.getKey(), b)) {
+                retiredRejections.add(b.rejectedCount());
+            }
+        }
+    }
+
+    /**
+     * The bulkhead of {@code key}, created if absent. Use it as a gate (permit protocol) or to execute.
+     *
+     * @param key the key; not null
+     * @return the key's bulkhead
+     */
+    public Bulkhead forKey(K key) {
+        return registry.get(key);
+    }
+
+    /**
+     * Runs {@code call} in {@code key}'s bulkhead.
+     *
+     * @param key the key
+     * @param call the call
+     * @param <T> the result type
+     * @param <E> the call's checked exception
+     * @return what the call returned
+     * @throws E what the call threw, unchanged
+     * @throws dev.levee.core.BulkheadFullException if the key's bulkhead is full
+     */
+    public <T, E extends Throwable> T execute(K key, CheckedSupplier<T, E> call) throws E {
+        return registry.get(key).execute(call);
+    }
+
+    /**
+     * Runs the asynchronous {@code call} in {@code key}'s bulkhead; the slot is held until the stage
+     * completes. Never throws.
+     *
+     * @param key the key
+     * @param call creates the stage
+     * @param <T> the result type
+     * @return the stage, failed with {@link dev.levee.core.BulkheadFullException} if full
+     */
+    public <T> CompletionStage<T> executeAsync(K key, Supplier<? extends CompletionStage<T>> call) {
+        return registry.get(key).executeAsync(call);
+    }
+
+    /** @return the configuration */
+    public KeyedBulkheadConfig config() {
+        return config;
+    }
+
+    /** @return the keyed bulkhead's name */
+    public String name() {
+        return config.name();
+    }
+
+    /** @return keys with a bulkhead right now, at most {@link KeyedBulkheadConfig#maxKeys()} */
+    public int size() {
+        return registry.size();
+    }
+
+    /** @return evicted bulkheads still finishing calls */
+    public int drainingCount() {
+        return draining.size();
+    }
+
+    /** @return evictions since creation */
+    public long evictionCount() {
+        return registry.evictionCount();
+    }
+
+    /** @return evicted-but-busy bulkheads given back to their returning key since creation */
+    public long reinstatedCount() {
+        return reinstated.sum();
+    }
+
+    /**
+     * Rejections counted by bulkheads that have since been evicted (live keys report theirs through
+     * {@link Bulkhead#rejectedCount()}), so a total over time never goes backwards.
+     *
+     * @return rejections of bulkheads no longer present
+     */
+    public long retiredRejectedCount() {
+        return retiredRejections.sum();
+    }
+
+    /** Evicts every key idle longer than the idle timeout now, instead of a few at a time. */
+    public void cleanUp() {
+        registry.cleanUp();
+        dropDrained();
+    }
+
+    @Override
+    public String toString() {
+        return "KeyedBulkhead[" + config.name() + ", keys=" + size() + "/" + config.maxKeys() + "]";
+    }
+}
