@@ -1,0 +1,195 @@
+package dev.levee.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
+import dev.levee.core.ManualScheduler;
+import dev.levee.core.ManualTicker;
+import dev.levee.core.RateLimitedException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class AsyncRetryTest {
+    private static final long MS = 1_000_000L;
+    private final ManualTicker ticker = new ManualTicker();
+    private final ManualScheduler scheduler = new ManualScheduler(ticker);
+
+    private RetryConfig.Builder config() {
+        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler)
+                .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
+    }
+
+    /** Fails the first {@code failures} attempts with fresh exceptions. */
+    private static final class FlakyAsync implements Supplier<CompletionStage<String>> {
+        final List<IOException> thrown = new ArrayList<>();
+        final List<CompletableFuture<String>> stages = new ArrayList<>();
+        final int failures;
+
+        FlakyAsync(int failures) {
+            this.failures = failures;
+        }
+
+        @Override
+        public CompletionStage<String> get() {
+            CompletableFuture<String> f;
+            if (stages.size() < failures) {
+                IOException e = new IOException("boom " + stages.size());
+                thrown.add(e);
+                f = CompletableFuture.failedFuture(e);
+            } else {
+                f = CompletableFuture.completedFuture("ok");
+            }
+            stages.add(f);
+            return f;
+        }
+    }
+
+    private static Throwable failureOf(CompletionStage<?> stage) {
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        stage.whenComplete((v, t) -> seen.set(t));
+        return seen.get();
+    }
+
+    @Test
+    void aFirstSuccessCompletesAtOnce() {
+        Retry retry = Retry.of(config().build());
+        CompletionStage<String> stage = retry.executeAsync(new FlakyAsync(0));
+        assertThat(stage.toCompletableFuture().getNow(null)).isEqualTo("ok");
+        assertThat(retry.metrics().successfulWithoutRetry()).isEqualTo(1);
+    }
+
+    @Test
+    void backoffsWaitOnTheSchedulerWithoutBlocking() {
+        Retry retry = Retry.of(config().build());
+        FlakyAsync call = new FlakyAsync(2);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        assertThat(result).isNotDone();
+        assertThat(call.stages).hasSize(1);
+        scheduler.advance(Duration.ofMillis(99));
+        assertThat(call.stages).hasSize(1);
+        scheduler.advance(Duration.ofMillis(1));
+        assertThat(call.stages).hasSize(2);
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(result.getNow(null)).isEqualTo("ok");
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 0, 2, 0));
+    }
+
+    @Test
+    void exhaustionFailsWithTheLastFailureUnchanged() {
+        Retry retry = Retry.of(config().build());
+        FlakyAsync call = new FlakyAsync(10);
+        CompletionStage<String> stage = retry.executeAsync(call);
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(failureOf(stage)).isSameAs(call.thrown.get(2));
+        assertThat(call.stages).hasSize(3);
+    }
+
+    @Test
+    void aCallThatThrowsInsteadOfReturningAStageIsRetried() {
+        Retry retry = Retry.of(config().build());
+        AtomicInteger calls = new AtomicInteger();
+        CompletionStage<String> stage = retry.executeAsync(() -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("sync throw");
+            }
+            return CompletableFuture.completedFuture("ok");
+        });
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(stage.toCompletableFuture().getNow(null)).isEqualTo("ok");
+    }
+
+    @Test
+    void cancellingTheResultStopsFurtherAttempts() {
+        Retry retry = Retry.of(config().build());
+        FlakyAsync call = new FlakyAsync(10);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        assertThat(scheduler.pending()).isEqualTo(1);
+        result.cancel(false);
+        assertThat(scheduler.pending()).as("the pending backoff is cancelled").isZero();
+        scheduler.advance(Duration.ofSeconds(10));
+        assertThat(call.stages).hasSize(1);
+        assertThat(retry.budget().retriesInFlight()).isZero();
+    }
+
+    @Test
+    void cancellingTheResultCancelsTheAttemptInFlight() {
+        Retry retry = Retry.of(config().build());
+        List<CompletableFuture<String>> attempts = new ArrayList<>();
+        CompletableFuture<String> result = retry.executeAsync(() -> {
+            CompletableFuture<String> f = new CompletableFuture<>();
+            attempts.add(f);
+            return f;
+        }).toCompletableFuture();
+        result.cancel(true);
+        assertThat(attempts).hasSize(1);
+        assertThat(attempts.get(0)).isCancelled();
+        scheduler.advance(Duration.ofSeconds(10));
+        assertThat(attempts).hasSize(1);
+    }
+
+    @Test
+    void theCallersDeadlineIsRespectedAndRestoredAroundLaterAttempts() {
+        Retry retry = Retry.of(config().maxAttempts(10).build());
+        List<Deadline> seenDeadlines = new ArrayList<>();
+        FlakyAsync flaky = new FlakyAsync(100);
+        CompletionStage<String> stage;
+        Deadline deadline = Deadline.after(Duration.ofMillis(250), ticker);
+        try (ContextScope scope = deadline.attach()) {
+            stage = retry.executeAsync(() -> {
+                seenDeadlines.add(Deadline.currentOrNull());
+                return flaky.get();
+            });
+        }
+        assertThat(Deadline.currentOrNull()).isNull();
+        scheduler.advance(Duration.ofSeconds(5));
+        // Attempts at 0, 100, 200 ms; a 100 ms backoff from 200 would end at the deadline: not started.
+        assertThat(flaky.stages).hasSize(3);
+        assertThat(seenDeadlines).containsOnly(deadline);
+        assertThat(failureOf(stage)).isSameAs(flaky.thrown.get(2));
+    }
+
+    @Test
+    void asyncHonoursRetryAfterHints() {
+        Retry retry = Retry.of(config().build());
+        AtomicInteger calls = new AtomicInteger();
+        CompletableFuture<String> result = retry.executeAsync(() -> calls.incrementAndGet() == 1
+                ? CompletableFuture.<String>failedFuture(new RateLimitedException("l", "no", 300 * MS))
+                : CompletableFuture.completedFuture("ok")).toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(299));
+        assertThat(result).isNotDone();
+        scheduler.advance(Duration.ofMillis(1));
+        assertThat(result.getNow(null)).isEqualTo("ok");
+    }
+
+    @Test
+    void anErrorIsNotRetriedAsynchronously() {
+        Retry retry = Retry.of(config().build());
+        AssertionError error = new AssertionError("bug");
+        AtomicInteger calls = new AtomicInteger();
+        CompletionStage<String> stage = retry.executeAsync(() -> {
+            calls.incrementAndGet();
+            return CompletableFuture.failedFuture(error);
+        });
+        assertThat(failureOf(stage)).isSameAs(error);
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void failedResultsAreRetriedAsynchronously() {
+        Retry retry = Retry.of(config().retryOnResult("busy"::equals).build());
+        AtomicInteger calls = new AtomicInteger();
+        CompletableFuture<String> result = retry.executeAsync(
+                () -> CompletableFuture.completedFuture(calls.incrementAndGet() < 3 ? "busy" : "done")).toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(200));
+        assertThat(result.getNow(null)).isEqualTo("done");
+    }
+}

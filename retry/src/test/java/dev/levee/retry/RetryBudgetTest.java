@@ -1,0 +1,256 @@
+package dev.levee.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.levee.core.InvalidConfigException;
+import dev.levee.core.ManualTicker;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class RetryBudgetTest {
+    private static final long MS = 1_000_000L;
+    private final ManualTicker ticker = new ManualTicker(-5_000 * MS);
+
+    private RetryBudgetConfig.Builder config() {
+        return RetryBudgetConfig.builder("budget").ticker(ticker);
+    }
+
+    @Test
+    void defaultsAreFinagles() {
+        RetryBudgetConfig c = RetryBudgetConfig.ofDefaults("b");
+        assertThat(c.retryRatio()).isEqualTo(0.2);
+        assertThat(c.minRetriesPerSecond()).isEqualTo(10.0);
+        assertThat(c.ttl()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.limitsConcurrency()).isFalse();
+    }
+
+    @Test
+    void theFloorAllowsMinPerSecondTimesTtlWithoutTraffic() {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(5).ttl(Duration.ofSeconds(2)).build());
+        int allowed = 0;
+        while (budget.tryRetry()) {
+            allowed++;
+        }
+        assertThat(allowed).isEqualTo(10);
+        assertThat(budget.refusals()).isEqualTo(1);
+        assertThat(budget.available()).isZero();
+    }
+
+    @Test
+    void eachRequestAddsTheRatio() {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0.25).build());
+        for (int i = 0; i < 100; i++) {
+            budget.onRequestStart();
+        }
+        assertThat(budget.deposits()).isEqualTo(100);
+        assertThat(budget.available()).isEqualTo(25);
+        int allowed = 0;
+        while (budget.tryRetry()) {
+            allowed++;
+        }
+        assertThat(allowed).isEqualTo(25);
+        assertThat(budget.withdrawals()).isEqualTo(25);
+    }
+
+    @Test
+    void depositsAndWithdrawalsExpireAfterTheTtl() {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(1).ttl(Duration.ofSeconds(10)).build());
+        for (int i = 0; i < 10; i++) {
+            budget.onRequestStart();
+        }
+        for (int i = 0; i < 10; i++) {
+            assertThat(budget.tryRetry()).isTrue();
+        }
+        assertThat(budget.tryRetry()).isFalse();
+        ticker.advance(Duration.ofSeconds(5));
+        assertThat(budget.tryRetry()).as("withdrawals still count within the ttl").isFalse();
+        ticker.advance(Duration.ofSeconds(6)); // the 10 deposits and withdrawals are 11 s old: expired
+        assertThat(budget.deposits()).isZero();
+        assertThat(budget.withdrawals()).isZero();
+        assertThat(budget.tryRetry()).as("no deposits, no floor").isFalse();
+        budget.onRequestStart();
+        assertThat(budget.tryRetry()).isTrue();
+        assertThat(budget.tryRetry()).isFalse();
+    }
+
+    @Test
+    void sixteenThreadsNeverWithdrawMoreThanTheAllowance() throws Exception {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(10).retryRatio(0.2).build());
+        for (int i = 0; i < 10_000; i++) {
+            budget.onRequestStart();
+        }
+        long allowance = (long) (0.2 * 10_000 + 10 * 10);
+        AtomicLong granted = new AtomicLong();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 1_000; i++) {
+                    budget.onRequestStart();
+                    if (budget.tryRetry()) {
+                        granted.incrementAndGet();
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        // Deposits interleave with withdrawals, so the exact bound is the final one; time never moved, so no
+        // bucket boundary was crossed and the CAS makes the bound exact.
+        long finalAllowance = (long) (0.2 * (10_000 + 16_000) + 100);
+        assertThat(granted.get()).isLessThanOrEqualTo(finalAllowance).isGreaterThanOrEqualTo(allowance);
+        assertThat(budget.withdrawals()).isEqualTo(granted.get());
+        assertThat(budget.refusals() + granted.get()).isEqualTo(16_000);
+    }
+
+    @Test
+    void sixteenThreadsDrainAFixedAllowanceExactly() throws Exception {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0.5).build());
+        for (int i = 0; i < 2_001; i++) {
+            budget.onRequestStart();
+        }
+        AtomicLong granted = new AtomicLong();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 500; i++) {
+                    if (budget.tryRetry()) {
+                        granted.incrementAndGet();
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(granted.get()).isEqualTo(1_000);
+    }
+
+    @Test
+    void theConcurrencyFormBoundsRetriesInFlight() {
+        RetryBudget budget = RetryBudget.of(config().maxConcurrentRetries(0.1, 2).build());
+        for (int i = 0; i < 50; i++) {
+            budget.onRequestStart();
+        }
+        // max(2, floor(0.1 · 50)) = 5 retries in flight
+        for (int i = 0; i < 5; i++) {
+            assertThat(budget.tryRetry()).isTrue();
+        }
+        assertThat(budget.tryRetry()).isFalse();
+        assertThat(budget.retriesInFlight()).isEqualTo(5);
+        budget.onRetryEnd();
+        assertThat(budget.tryRetry()).isTrue();
+        for (int i = 0; i < 50; i++) {
+            budget.onRequestEnd();
+        }
+        for (int i = 0; i < 5; i++) {
+            budget.onRetryEnd();
+        }
+        assertThat(budget.retriesInFlight()).isZero();
+        assertThat(budget.tryRetry()).isTrue();
+        assertThat(budget.tryRetry()).isTrue();
+        assertThat(budget.tryRetry()).as("the minimum of 2 with no request in flight").isFalse();
+    }
+
+    @Test
+    void threeNestedLayersSharingOneBudgetStayWithinOnePointTwoTimesRequestsPlusTheMinimum() {
+        RetryBudget budget = RetryBudget.of(config().build());
+        AtomicInteger attempts = new AtomicInteger();
+        Retry inner = layer("inner", budget);
+        Retry middle = layer("middle", budget);
+        Retry outer = layer("outer", budget);
+        int requests = 2_000;
+        for (int i = 0; i < requests; i++) {
+            assertThatThrownBy(() -> outer.execute(() -> middle.execute(() -> inner.execute(() -> {
+                attempts.incrementAndGet();
+                throw new IOException("down");
+            })))).isInstanceOf(IOException.class);
+        }
+        double bound = (1 + 0.2) * requests + 10 * 10;
+        assertThat(attempts.get()).isLessThanOrEqualTo((int) bound).isGreaterThan(requests);
+        assertThat(budget.deposits()).as("only the outermost layer deposits").isEqualTo(requests);
+        // Without a budget the same layers make 27 attempts per request.
+        AtomicInteger unbounded = new AtomicInteger();
+        Retry a = layer("a", null);
+        Retry b = layer("b", null);
+        Retry c = layer("c", null);
+        assertThatThrownBy(() -> a.execute(() -> b.execute(() -> c.execute(() -> {
+            unbounded.incrementAndGet();
+            throw new IOException("down");
+        })))).isInstanceOf(IOException.class);
+        assertThat(unbounded).hasValue(27);
+    }
+
+    private Retry layer(String name, RetryBudget budget) {
+        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker)
+                .backoff(Backoff.constant(Duration.ZERO)).jitter(Jitter.none());
+        return Retry.of((budget == null ? b.withoutBudget() : b.budget(budget)).build());
+    }
+
+    @Test
+    void aRefusalReturnsTheOriginalFailureWithAnEventAndAMetric() {
+        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0).build());
+        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).budget(budget).build());
+        List<RetryEvent> events = new ArrayList<>();
+        retry.onEvent(events::add);
+        IOException failure = new IOException("down");
+        AtomicInteger calls = new AtomicInteger();
+        assertThatThrownBy(() -> retry.execute(() -> {
+            calls.incrementAndGet();
+            throw failure;
+        })).isSameAs(failure);
+        assertThat(calls).hasValue(1);
+        assertThat(events.get(0)).isEqualTo(new RetryEvent.BudgetRefused("r", ticker.read(), 1, "budget"));
+        assertThat(((RetryEvent.GaveUp) events.get(1)).reason()).isEqualTo(GiveUpReason.BUDGET);
+        assertThat(retry.metrics().budgetRefusals()).isEqualTo(1);
+        assertThat(budget.refusals()).isEqualTo(1);
+    }
+
+    @Test
+    void everyFieldIsValidated() {
+        assertThatThrownBy(() -> RetryBudgetConfig.builder(" ").build()).isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("name must be a non-blank string");
+        assertThatThrownBy(() -> config().retryRatio(-0.1).build())
+                .hasMessage("RetryBudget 'budget': retryRatio must be in [0.0, 10.0] but was -0.1");
+        assertThatThrownBy(() -> config().retryRatio(10.5).build()).hasMessageContaining("retryRatio");
+        assertThatThrownBy(() -> config().minRetriesPerSecond(-1).build())
+                .hasMessage("RetryBudget 'budget': minRetriesPerSecond must be in [0.0, 1.0E9] but was -1.0");
+        assertThatThrownBy(() -> config().ttl(Duration.ofNanos(10)).build())
+                .hasMessage("RetryBudget 'budget': ttl must be in [PT0.001S, PT1H] but was PT0.00000001S");
+        assertThatThrownBy(() -> config().ttl(Duration.ofHours(2)).build()).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> config().ttl(null).build()).hasMessageContaining("ttl must be set");
+        assertThatThrownBy(() -> config().maxConcurrentRetries(11, 1).build())
+                .hasMessageContaining("maxConcurrentRetryRatio must be in [0.0, 10.0] but was 11.0");
+        assertThatThrownBy(() -> config().maxConcurrentRetries(0.1, -1).build())
+                .hasMessageContaining("minConcurrentRetries must be in [0, 1000000] but was -1");
+        assertThatThrownBy(() -> config().ticker(null).build()).hasMessageContaining("ticker must be set");
+        // The boundaries themselves are accepted.
+        config().retryRatio(0).minRetriesPerSecond(0).ttl(Duration.ofMillis(1)).maxConcurrentRetries(0, 0).build();
+        config().retryRatio(10).ttl(Duration.ofHours(1)).maxConcurrentRetries(10, 1_000_000).build();
+    }
+}
