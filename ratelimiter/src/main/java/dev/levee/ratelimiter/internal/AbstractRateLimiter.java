@@ -1,0 +1,171 @@
+package dev.levee.ratelimiter.internal;
+
+import dev.levee.core.Deadline;
+import dev.levee.core.RateLimitedException;
+import dev.levee.core.RejectedException;
+import dev.levee.core.Subscription;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import dev.levee.ratelimiter.RateLimiter;
+import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.ratelimiter.RateLimiterEvent;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * What every local algorithm shares: naming, events, and the waiting logic of {@code acquire} on top
+ * of the algorithm's {@link #reserve}.
+ *
+ * <p><b>Waiting.</b> The wait budget is {@code min(maxWait, time left on the current Deadline)}. A
+ * reserving algorithm is asked once: it either grants with a wait that fits the budget (the caller
+ * then sleeps exactly that long) or refuses at once. A window algorithm is asked, and while the
+ * permits are due within the budget the caller sleeps until they are due and asks again; it never
+ * sleeps past the budget and refuses as soon as the next due time would exceed it.
+ */
+public abstract class AbstractRateLimiter implements RateLimiter {
+    final LimiterContext ctx;
+    final RateLimiterConfig config;
+
+    AbstractRateLimiter(LimiterContext ctx, RateLimiterConfig config) {
+        this.ctx = ctx;
+        this.config = config;
+    }
+
+    @Override
+    public final String name() {
+        return ctx.name;
+    }
+
+    @Override
+    public final Ticker ticker() {
+        return ctx.ticker;
+    }
+
+    @Override
+    public final RateLimiterConfig config() {
+        return config;
+    }
+
+    @Override
+    public final int waitingCallers() {
+        return ctx.waiting.get();
+    }
+
+    @Override
+    public final Subscription onEvent(Consumer<? super RateLimiterEvent> listener) {
+        return ctx.events.subscribe(listener);
+    }
+
+    /**
+     * The context shared with sibling limiters (for the metrics binder).
+     *
+     * @return the context
+     */
+    public final LimiterContext context() {
+        return ctx;
+    }
+
+    @Override
+    public final RejectedException rejection(long nowNanos) {
+        long wait = reservePeek(1, nowNanos);
+        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "' has no permit", wait);
+    }
+
+    /**
+     * How long until {@code permits} could be granted, without taking anything.
+     *
+     * @param permits how many
+     * @param nowNanos now
+     * @return nanoseconds, 0 if available now
+     */
+    abstract long reservePeek(int permits, long nowNanos);
+
+    @Override
+    public final void acquire(long nowNanos) {
+        acquire(1, nowNanos, config.maxWaitNanos());
+    }
+
+    @Override
+    public final void acquire(int permits, Duration maxWait) {
+        long wait = Deadline.saturatedNanos(Validate.nonNegative("RateLimiter '" + ctx.name + "'", "maxWait", maxWait));
+        acquire(permits, ctx.ticker.read(), wait);
+    }
+
+    @Override
+    public final void acquireNanos(int permits, long maxWaitNanos) {
+        if (maxWaitNanos < 0) {
+            throw new IllegalArgumentException("maxWaitNanos must be >= 0 but was " + maxWaitNanos);
+        }
+        acquire(permits, ctx.ticker.read(), maxWaitNanos);
+    }
+
+    private void acquire(int permits, long now, long maxWaitNanos) {
+        long budget = maxWaitNanos;
+        Deadline deadline = Deadline.currentOrNull();
+        if (deadline != null) {
+            long left = deadline.ticker() == ctx.ticker ? deadline.remainingNanos(now) : deadline.remainingNanos();
+            budget = Math.min(budget, Math.max(0L, left));
+        }
+        if (budget == 0) {
+            if (!tryAcquire(permits, now)) {
+                throw refused(permits, reservePeek(permits, now), deadline != null);
+            }
+            return;
+        }
+        while (true) {
+            long r = reserve(permits, now, budget);
+            if (r >= 0) {
+                if (r > 0) {
+                    sleep(r, permits);
+                }
+                return;
+            }
+            long retryAfter = ~r;
+            if (reserves() || retryAfter > budget) {
+                throw refused(permits, retryAfter, deadline != null);
+            }
+            // A window algorithm cannot reserve: sleep until the permits are due, then ask again.
+            sleep(Math.max(1L, retryAfter), permits);
+            long later = ctx.ticker.read();
+            budget -= later - now;
+            now = later;
+            if (budget < 0) {
+                budget = 0;
+            }
+        }
+    }
+
+    private RateLimitedException refused(int permits, long retryAfter, boolean deadline) {
+        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': " + permits
+                + " permit(s) cannot be granted within the allowed wait" + (deadline ? " and deadline" : "")
+                + "; retry after " + retryAfter + " ns", retryAfter);
+    }
+
+    private void sleep(long nanos, int permits) {
+        ctx.waiting.incrementAndGet();
+        try {
+            ctx.sleeper.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': interrupted while waiting for "
+                    + permits + " permit(s)", 0L, e);
+        } finally {
+            ctx.waiting.decrementAndGet();
+        }
+    }
+
+    static void checkPermits(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be >= 1 but was " + permits);
+        }
+    }
+
+    final String policy() {
+        return Validate.describe("RateLimiter", ctx.name);
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + ctx.name + ", " + limit() + " per " + periodNanos() + "ns]";
+    }
+}

@@ -1,0 +1,163 @@
+package dev.levee.ratelimiter.internal;
+
+import dev.levee.ratelimiter.RateLimitDecision;
+import dev.levee.ratelimiter.RateLimiterConfig;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Fixed window: at most {@code L} permits in each window {@code [origin + k·P, origin + (k+1)·P)}.
+ *
+ * <p><b>State:</b> one {@code long} packing the window index (upper 40 bits, modulo 2^40) and the
+ * count granted in it (lower 24 bits). <b>Decision</b> for {@code n}, one CAS:
+ * <pre>
+ *   k = (now − origin) / P;   count := 0 if the state holds an older window
+ *   grant iff count + n ≤ L   (then count += n)
+ *   retryAfter = start of window k+1 − now
+ * </pre>
+ * A caller whose clock reading is older than the state's window counts in the state's window (it
+ * never resets a newer count). <b>Bound:</b> {@code L} per window, but up to {@code 2L} in an interval
+ * of length {@code P} that straddles a boundary ({@code L} at the end of one window, {@code L} at the
+ * start of the next). After 2^40 idle windows the index wraps; the only effect is one window that
+ * starts with a stale count (refusing more, never granting more).
+ */
+public final class FixedWindowLimiter extends AbstractRateLimiter {
+    private static final int COUNT_BITS = 24;
+    private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+
+    private final ReentrantLock rateLock = new ReentrantLock();
+    private volatile WindowState window;
+
+    /**
+     * @param ctx the shared context
+     * @param config the config
+     */
+    public FixedWindowLimiter(LimiterContext ctx, RateLimiterConfig config) {
+        super(ctx, config);
+        this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
+    }
+
+    /** {@code epoch − stored} as a signed 40-bit number (the stored index wraps modulo 2^40). */
+    private static long epochDiff(long epoch, long stored) {
+        return ((epoch - stored) << COUNT_BITS) >> COUNT_BITS;
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos) {
+        return decide(permits, nowNanos, 0L, null) >= 0;
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
+        return decide(permits, nowNanos, 0L, into) >= 0;
+    }
+
+    @Override
+    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
+        return decide(permits, nowNanos, maxWaitNanos, null);
+    }
+
+    /** Grants now or refuses; returns 0 when granted, {@code ~retryAfter} when refused. */
+    private long decide(int permits, long now, long ignoredWait, RateLimitDecision into) {
+        checkPermits(permits);
+        WindowState w = window;
+        while (true) {
+            long s = w.get();
+            if (s == WindowState.SEALED) {
+                Thread.onSpinWait();
+                w = window;
+                continue;
+            }
+            long epoch = w.epochOf(now);
+            long count = s & COUNT_MASK;
+            long diff = epochDiff(epoch, s >>> COUNT_BITS);
+            if (diff > 0) {
+                count = 0;
+            } else {
+                epoch -= diff; // a late reading counts in the state's (newer) window
+            }
+            long windowEnd = w.startOf(epoch + 1);
+            if (count + permits > w.limit) {
+                long retryAfter = permits > w.limit ? Long.MAX_VALUE : Math.max(0L, windowEnd - now);
+                ctx.rejected(permits, retryAfter, now);
+                if (into != null) {
+                    into.set(false, w.limit, w.limit - count, retryAfter, windowEnd - now);
+                }
+                return ~retryAfter;
+            }
+            long next = (epoch << COUNT_BITS) | (count + permits);
+            if (w.cas(s, next)) {
+                ctx.granted(permits);
+                if (into != null) {
+                    into.set(true, w.limit, w.limit - count - permits, 0L, windowEnd - now);
+                }
+                return 0L;
+            }
+        }
+    }
+
+    @Override
+    long reservePeek(int permits, long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long diff = epochDiff(epoch, s >>> COUNT_BITS);
+        long count = diff > 0 ? 0 : s & COUNT_MASK;
+        if (count + permits <= w.limit) {
+            return 0L;
+        }
+        return permits > w.limit ? Long.MAX_VALUE : Math.max(0L, w.startOf(epoch - Math.min(diff, 0) + 1) - nowNanos);
+    }
+
+    @Override
+    public boolean reserves() {
+        return false;
+    }
+
+    @Override
+    public long availablePermits(long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long diff = epochDiff(w.epochOf(nowNanos), s >>> COUNT_BITS);
+        return diff > 0 ? w.limit : Math.max(0L, w.limit - (s & COUNT_MASK));
+    }
+
+    @Override
+    public long limit() {
+        return window.limit;
+    }
+
+    @Override
+    public long periodNanos() {
+        return window.length;
+    }
+
+    @Override
+    public void setRate(long limit, Duration period) {
+        RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
+        rateLock.lock();
+        try {
+            WindowState old = window;
+            long now = ctx.ticker.read();
+            long s = old.seal();
+            long length = period.toNanos();
+            if (length == old.length) {
+                window = new WindowState(old.origin, length, limit, s);
+            } else {
+                // A new window grid starting now, carrying what the current window has granted.
+                long diff = epochDiff(old.epochOf(now), s >>> COUNT_BITS);
+                long count = diff > 0 ? 0 : s & COUNT_MASK;
+                window = new WindowState(now, length, limit, count);
+            }
+        } finally {
+            rateLock.unlock();
+        }
+        ctx.rateChanged(limit, period.toNanos());
+    }
+}

@@ -1,0 +1,39 @@
+package dev.levee.ratelimiter.internal;
+
+import dev.levee.ratelimiter.RateLimiterConfig;
+
+/**
+ * The leaky bucket as a queue: callers leave at a constant rate of one permit per
+ * {@code T = floor(period / limit)}, in order of arrival, each waiting for its turn.
+ *
+ * <p>It is GCRA with no burst tolerance beyond the request itself ({@code τ = n·T}): with
+ * {@code start = max(tat, now)},
+ * <pre>
+ *   wait  = start − now                 (how long this caller queues)
+ *   grant iff wait ≤ maxWait            (then tat := start + n·T and the caller sleeps wait)
+ * </pre>
+ * so starts are spaced by at least {@code T} (at most {@code 1 + floor(W / T)} requests start in any
+ * interval of length {@code W}), and the queue never holds more than {@code maxWait / T} callers'
+ * worth of work: the rest are refused at once. {@code tryAcquire} grants only when nobody is queued
+ * ({@code tat ≤ now}).
+ */
+public final class LeakyBucketLimiter extends GcraLimiter {
+
+    /**
+     * @param ctx the shared context
+     * @param config the config
+     */
+    public LeakyBucketLimiter(LimiterContext ctx, RateLimiterConfig config) {
+        super(ctx, config);
+    }
+
+    @Override
+    long tolerance(Params p, long interval, int permits, boolean warming) {
+        return interval * permits;
+    }
+
+    @Override
+    long remaining(Params p, long tat, long now) {
+        return tat <= now ? 1L : 0L;
+    }
+}

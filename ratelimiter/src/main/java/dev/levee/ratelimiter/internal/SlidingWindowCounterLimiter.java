@@ -1,0 +1,217 @@
+package dev.levee.ratelimiter.internal;
+
+import dev.levee.ratelimiter.RateLimitDecision;
+import dev.levee.ratelimiter.RateLimiterConfig;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Sliding-window counter: the fixed windows' counts, with the previous window weighted by the part of
+ * it the sliding window still covers.
+ *
+ * <p><b>State:</b> one {@code long} packing the window index (upper 22 bits, modulo 2^22), the previous
+ * window's count and the current window's count (21 bits each). <b>Decision</b> for {@code n} at
+ * {@code elapsed} nanoseconds into window {@code k} of length {@code P}, one CAS:
+ * <pre>
+ *   estimate = curr + prev·(1 − elapsed/P)
+ *   grant iff estimate + n ≤ L, computed exactly as (L − curr − n)·P ≥ prev·(P − elapsed)
+ * </pre>
+ * Moving to window {@code k+1} shifts {@code curr} into {@code prev}; skipping a window clears both.
+ *
+ * <p><b>Bound.</b> Exact when the previous window's permits were spread evenly; in the worst case
+ * (all of them at its very end) an interval of length {@code P} can see up to {@code 2L − 1}. In
+ * practice the overshoot is small, which is why it is the usual choice for API quotas: the accuracy
+ * of a log at the memory of a counter. After 2^22 idle windows the index wraps, with the only effect
+ * that one window starts with stale counts (refusing more, never granting more).
+ */
+public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
+    private static final int BITS = 21;
+    private static final long MASK = (1L << BITS) - 1;
+    private static final int EPOCH_SHIFT = 2 * BITS;
+
+    private final ReentrantLock rateLock = new ReentrantLock();
+    private volatile WindowState window;
+
+    /**
+     * @param ctx the shared context
+     * @param config the config
+     */
+    public SlidingWindowCounterLimiter(LimiterContext ctx, RateLimiterConfig config) {
+        super(ctx, config);
+        this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
+    }
+
+    private static long epochDiff(long epoch, long stored) {
+        return ((epoch - stored) << EPOCH_SHIFT) >> EPOCH_SHIFT;
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos) {
+        return decide(permits, nowNanos, null, true) >= 0;
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
+        return decide(permits, nowNanos, into, true) >= 0;
+    }
+
+    @Override
+    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
+        return decide(permits, nowNanos, null, true);
+    }
+
+    @Override
+    long reservePeek(int permits, long nowNanos) {
+        long r = decide(permits, nowNanos, null, false);
+        return r >= 0 ? 0L : ~r;
+    }
+
+    @Override
+    public long availablePermits(long nowNanos) {
+        RateLimitDecision d = new RateLimitDecision();
+        decide(1, nowNanos, d, false);
+        return d.allowed() ? d.remaining() + 1 : d.remaining();
+    }
+
+    /**
+     * Decides (and, if {@code take}, takes). Returns 0 when granted (or grantable), else
+     * {@code ~retryAfter}.
+     */
+    private long decide(int permits, long now, RateLimitDecision into, boolean take) {
+        checkPermits(permits);
+        WindowState w = window;
+        while (true) {
+            long s = w.get();
+            if (s == WindowState.SEALED) {
+                Thread.onSpinWait();
+                w = window;
+                continue;
+            }
+            long epoch = w.epochOf(now);
+            long prev = (s >>> BITS) & MASK;
+            long curr = s & MASK;
+            long diff = epochDiff(epoch, s >>> EPOCH_SHIFT);
+            if (diff > 0) {
+                prev = diff == 1 ? curr : 0L;
+                curr = 0L;
+            } else {
+                epoch -= diff; // a late reading decides in the state's (newer) window
+            }
+            long length = w.length;
+            long start = w.startOf(epoch);
+            long elapsed = Math.min(length, Math.max(0L, now - start));
+            long limit = w.limit;
+            long room = limit - curr - permits;
+            if (room < 0 || room * length < prev * (length - elapsed)) {
+                long retryAfter = retryAfter(limit, length, start, prev, curr, permits, now);
+                if (take) {
+                    ctx.rejected(permits, retryAfter, now);
+                }
+                if (into != null) {
+                    into.set(false, limit, remaining(limit, length, elapsed, prev, curr), retryAfter,
+                            resetAfter(length, start, prev, curr, now));
+                }
+                return ~retryAfter;
+            }
+            if (!take) {
+                if (into != null) {
+                    into.set(true, limit, remaining(limit, length, elapsed, prev, curr + permits), 0L,
+                            resetAfter(length, start, prev, curr + permits, now));
+                }
+                return 0L;
+            }
+            long next = (epoch << EPOCH_SHIFT) | (prev << BITS) | (curr + permits);
+            if (w.cas(s, next)) {
+                ctx.granted(permits);
+                if (into != null) {
+                    into.set(true, limit, remaining(limit, length, elapsed, prev, curr + permits), 0L,
+                            resetAfter(length, start, prev, curr + permits, now));
+                }
+                return 0L;
+            }
+        }
+    }
+
+    /** {@code floor(L − curr − prev·(P − elapsed)/P)}, at least 0. */
+    private static long remaining(long limit, long length, long elapsed, long prev, long curr) {
+        long scaled = (limit - curr) * length - prev * (length - elapsed);
+        return scaled <= 0 ? 0L : scaled / length;
+    }
+
+    private static long resetAfter(long length, long start, long prev, long curr, long now) {
+        if (curr > 0) {
+            return start + 2 * length - now;
+        }
+        return prev > 0 ? start + length - now : 0L;
+    }
+
+    /**
+     * When the estimate leaves room for {@code n}, if nobody else takes any: later in this window
+     * while only the previous window's weight is in the way, else some time into the next window
+     * (where the current count becomes the weighted one). The earliest {@code e} into a window with
+     * weighted count {@code c} and room {@code r} satisfies {@code c·(P − e) ≤ r·P}, so
+     * {@code e = P − floor(r·P / c)}.
+     */
+    private static long retryAfter(long limit, long length, long start, long prev, long curr, int n, long now) {
+        if (n > limit) {
+            return Long.MAX_VALUE;
+        }
+        long room = limit - curr - n;
+        if (room >= 0) {
+            long e = length - (room * length) / prev;
+            return Math.max(0L, start + e - now);
+        }
+        long roomNext = limit - n;
+        long e = curr == 0 ? 0L : length - (roomNext * length) / curr;
+        return Math.max(0L, start + length + e - now);
+    }
+
+    @Override
+    public boolean reserves() {
+        return false;
+    }
+
+    @Override
+    public long limit() {
+        return window.limit;
+    }
+
+    @Override
+    public long periodNanos() {
+        return window.length;
+    }
+
+    @Override
+    public void setRate(long limit, Duration period) {
+        RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
+        rateLock.lock();
+        try {
+            WindowState old = window;
+            long now = ctx.ticker.read();
+            long s = old.seal();
+            long length = period.toNanos();
+            if (length == old.length) {
+                window = new WindowState(old.origin, length, limit, s);
+            } else {
+                // A new grid starting now; what the old sliding window still covers becomes the
+                // current count, so the change never frees capacity already used.
+                long epoch = old.epochOf(now);
+                long diff = epochDiff(epoch, s >>> EPOCH_SHIFT);
+                long prev = (s >>> BITS) & MASK;
+                long curr = s & MASK;
+                if (diff > 0) {
+                    prev = diff == 1 ? curr : 0L;
+                    curr = 0L;
+                } else {
+                    epoch -= diff;
+                }
+                long elapsed = Math.min(old.length, Math.max(0L, now - old.startOf(epoch)));
+                long used = curr + (prev * (old.length - elapsed) + old.length - 1) / old.length;
+                window = new WindowState(now, length, limit, Math.min(used, MASK));
+            }
+        } finally {
+            rateLock.unlock();
+        }
+        ctx.rateChanged(limit, period.toNanos());
+    }
+}

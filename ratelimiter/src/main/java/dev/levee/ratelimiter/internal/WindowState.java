@@ -1,0 +1,61 @@
+package dev.levee.ratelimiter.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The state of a window algorithm: an origin, a window length, a limit, and one packed {@code long}
+ * updated by CAS. Replaced whole (after sealing) when the rate changes.
+ */
+final class WindowState {
+    static final long SEALED = Long.MIN_VALUE;
+    static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WindowState.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final long origin;
+    final long length;
+    final long limit;
+    @SuppressWarnings("unused") // accessed through STATE
+    volatile long state;
+
+    WindowState(long origin, long length, long limit, long state) {
+        this.origin = origin;
+        this.length = length;
+        this.limit = limit;
+        this.state = state;
+    }
+
+    /** The index of the window holding {@code now}; 0 before the origin. */
+    long epochOf(long now) {
+        long e = now - origin;
+        return e <= 0 ? 0L : e / length;
+    }
+
+    long startOf(long epoch) {
+        return origin + epoch * length;
+    }
+
+    long get() {
+        return (long) STATE.getVolatile(this);
+    }
+
+    boolean cas(long expected, long value) {
+        return STATE.compareAndSet(this, expected, value);
+    }
+
+    /** Seals this state and returns the value it held. */
+    long seal() {
+        long s;
+        do {
+            s = get();
+        } while (!cas(s, SEALED));
+        return s;
+    }
+}
