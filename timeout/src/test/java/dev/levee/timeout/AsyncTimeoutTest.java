@@ -1,0 +1,156 @@
+package dev.levee.timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
+import dev.levee.core.DeadlineExceededException;
+import dev.levee.core.ManualScheduler;
+import dev.levee.core.ManualTicker;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Asynchronous calls on the manual scheduler. */
+class AsyncTimeoutTest {
+    private static final long MS = 1_000_000L;
+
+    private final ManualTicker ticker = new ManualTicker(42L);
+    private final ManualScheduler scheduler = new ManualScheduler(ticker);
+
+    private Timeout timeout(boolean interrupt) {
+        return Timeout.of("async", TimeoutConfig.builder().timeout(Duration.ofMillis(100)).interruptOnTimeout(interrupt)
+                .ticker(ticker).scheduler(scheduler).build());
+    }
+
+    private static Throwable failureOf(CompletionStage<?> stage) {
+        return stage.toCompletableFuture().handle((v, t) -> t).join();
+    }
+
+    @Test
+    void completesExceptionallyAtTheDeadlineAndCancelsTheUnderlyingFuture() {
+        Timeout timeout = timeout(true);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> underlying);
+        scheduler.advance(99 * MS);
+        assertThat(result.toCompletableFuture()).isNotDone();
+        scheduler.advance(1 * MS);
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(underlying).isCancelled();
+        assertThat(timeout.timeoutCount()).isEqualTo(1);
+    }
+
+    @Test
+    void withoutInterruptOnTimeoutTheUnderlyingFutureIsLeftRunning() {
+        Timeout timeout = timeout(false);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> underlying);
+        scheduler.advance(100 * MS);
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(underlying).isNotDone();
+    }
+
+    @Test
+    void anOutcomeBeforeTheDeadlinePassesThroughUnchangedAndDisarmsTheTimer() {
+        Timeout timeout = timeout(true);
+        CompletableFuture<Object> ok = new CompletableFuture<>();
+        CompletionStage<Object> okResult = timeout.executeAsync(() -> ok);
+        Object value = new Object();
+        ok.complete(value);
+        assertThat(okResult.toCompletableFuture().join()).isSameAs(value);
+
+        IOException boom = new IOException("boom");
+        CompletionStage<Object> failed = timeout.executeAsync(() -> CompletableFuture.failedFuture(boom));
+        assertThat(failureOf(failed)).isSameAs(boom);
+
+        assertThat(scheduler.pending()).isZero();
+        scheduler.advance(1_000 * MS);
+        assertThat(timeout.successCount()).isEqualTo(1);
+        assertThat(timeout.failureCount()).isEqualTo(1);
+        assertThat(timeout.timeoutCount()).isZero();
+    }
+
+    @Test
+    void aLateOutcomeAfterTheDeadlineIsIgnored() {
+        Timeout timeout = timeout(false);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> underlying);
+        scheduler.advance(100 * MS);
+        underlying.complete("late");
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(timeout.successCount()).isZero();
+        assertThat(timeout.timeoutCount()).isEqualTo(1);
+    }
+
+    @Test
+    void cancellingTheReturnedStageCancelsTheUnderlyingOneAndTheTimer() {
+        Timeout timeout = timeout(true);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> underlying);
+        assertThat(result.toCompletableFuture().cancel(true)).isTrue();
+        assertThat(underlying).isCancelled();
+        assertThat(scheduler.pending()).isZero();
+    }
+
+    @Test
+    void theCallIsCreatedUnderTheCallDeadline() {
+        Timeout timeout = timeout(true);
+        AtomicLong seen = new AtomicLong();
+        timeout.executeAsync(() -> {
+            seen.set(Deadline.currentOrNull().remainingNanos());
+            return CompletableFuture.completedFuture("x");
+        });
+        assertThat(seen.get()).isEqualTo(100 * MS);
+        assertThat(Deadline.currentOrNull()).isNull();
+    }
+
+    @Test
+    void failsBeforeStartingWithoutCallingTheSupplier() {
+        Timeout timeout = timeout(true);
+        boolean[] called = {false};
+        CompletionStage<String> result;
+        try (ContextScope scope = Deadline.afterNanos(MS / 2, ticker).attach()) {
+            result = timeout.executeAsync(() -> {
+                called[0] = true;
+                return CompletableFuture.completedFuture("x");
+            });
+        }
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(called[0]).isFalse();
+        assertThat(timeout.rejectedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aSupplierThatThrowsFailsTheStageAndNeverThrows() {
+        Timeout timeout = timeout(true);
+        IllegalStateException boom = new IllegalStateException();
+        CompletionStage<String> result = timeout.executeAsync(() -> {
+            throw boom;
+        });
+        assertThat(failureOf(result)).isSameAs(boom);
+    }
+
+    @Test
+    void theEffectiveTimeoutOfAsyncCallsFollowsTheCurrentDeadline() {
+        Timeout timeout = timeout(true);
+        List<TimeoutEvent> events = new ArrayList<>();
+        timeout.onEvent(events::add);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result;
+        try (ContextScope scope = Deadline.afterNanos(30 * MS, ticker).attach()) {
+            result = timeout.executeAsync(() -> underlying);
+        }
+        scheduler.advance(30 * MS);
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(TimeoutEvent.Type.TIMED_OUT);
+            assertThat(e.effectiveTimeoutNanos()).isEqualTo(30 * MS);
+        });
+        assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(30 * MS);
+    }
+}
