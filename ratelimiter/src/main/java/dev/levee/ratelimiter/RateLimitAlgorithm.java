@@ -24,8 +24,8 @@ public enum RateLimitAlgorithm {
      * Sliding-window counter: the current and previous fixed windows of length {@code P}, the
      * previous one weighted by how much of it the sliding window still covers:
      * {@code estimate = curr + prev·(1 − elapsed/P)}. One {@code long} of state. Exact for traffic
-     * spread evenly; in the adversarial worst case fewer than {@code 2L} permits in an interval of
-     * length {@code P}.
+     * spread evenly; in the adversarial worst case up to {@code 2L} permits in an interval of length
+     * {@code P}.
      */
     SLIDING_WINDOW_COUNTER,
     /**

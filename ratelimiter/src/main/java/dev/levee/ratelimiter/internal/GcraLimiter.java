@@ -28,7 +28,10 @@ import java.time.Duration;
  * is a multiple of the limit and otherwise higher by less than one part in {@code T}.
  *
  * <p><b>Waiting</b> ({@link #reserve}): the permits are due at {@code next − τ}; if that is within the
- * wait allowed, {@code tat := next} reserves them and the caller sleeps {@code next − τ − now}.
+ * wait allowed, {@code tat := next} reserves them and the caller sleeps {@code next − τ − now}; the
+ * bound above then holds for the callers' start times. A request for more than {@code burst} permits
+ * is never granted (its {@code retryAfter} is {@link Long#MAX_VALUE}): granting it would break the
+ * bound.
  *
  * <p><b>Warm-up</b> (optional): until {@code warmUpEnd} the interval is
  * {@code T·(1 + (coldFactor − 1)·(warmUpEnd − now)/warmUp)}, falling linearly to {@code T}, and the
@@ -111,6 +114,16 @@ public class GcraLimiter extends AbstractRateLimiter {
     }
 
     /**
+     * The largest request that can ever be granted: the burst (the leaky bucket takes any size).
+     *
+     * @param p the parameters
+     * @return the largest request
+     */
+    long maxRequest(Params p) {
+        return p.burst;
+    }
+
+    /**
      * Permits available at once when the limiter will be idle at {@code tat}.
      *
      * @param p the parameters
@@ -163,7 +176,7 @@ public class GcraLimiter extends AbstractRateLimiter {
             long current = (long) TAT.getVolatile(this);
             long next = Math.max(current, nowNanos) + cost;
             if (next - tau > nowNanos) {
-                long retryAfter = next - tau - nowNanos;
+                long retryAfter = permits > maxRequest(p) ? Long.MAX_VALUE : next - tau - nowNanos;
                 ctx.rejected(permits, retryAfter, nowNanos);
                 into.set(false, p.limit, remaining(p, current, nowNanos), retryAfter,
                         Math.max(current, nowNanos) - nowNanos);
@@ -185,6 +198,10 @@ public class GcraLimiter extends AbstractRateLimiter {
         boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
         if (warming) {
             interval = p.warmInterval(nowNanos);
+        }
+        if (permits > maxRequest(p)) {
+            ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
+            return ~Long.MAX_VALUE; // a request larger than the burst could only be granted by breaking it
         }
         long tau = tolerance(p, interval, permits, warming);
         long cost = interval * permits;
@@ -210,6 +227,9 @@ public class GcraLimiter extends AbstractRateLimiter {
         boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
         if (warming) {
             interval = p.warmInterval(nowNanos);
+        }
+        if (permits > maxRequest(p)) {
+            return Long.MAX_VALUE;
         }
         long next = Math.max((long) TAT.getVolatile(this), nowNanos) + interval * permits;
         return Math.max(0L, next - tolerance(p, interval, permits, warming) - nowNanos);

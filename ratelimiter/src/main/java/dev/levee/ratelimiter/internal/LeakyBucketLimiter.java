@@ -33,6 +33,11 @@ public final class LeakyBucketLimiter extends GcraLimiter {
     }
 
     @Override
+    long maxRequest(Params p) {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
     long remaining(Params p, long tat, long now) {
         return tat <= now ? 1L : 0L;
     }

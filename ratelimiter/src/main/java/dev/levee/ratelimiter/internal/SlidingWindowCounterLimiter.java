@@ -14,12 +14,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code elapsed} nanoseconds into window {@code k} of length {@code P}, one CAS:
  * <pre>
  *   estimate = curr + prev·(1 − elapsed/P)
- *   grant iff estimate + n ≤ L, computed exactly as (L − curr − n)·P ≥ prev·(P − elapsed)
+ *            = curr + floor(prev·(P − elapsed − 1) / P)     in whole nanoseconds
+ *   grant iff estimate + n ≤ L
  * </pre>
+ * The previous window is weighted by the share of its nanoseconds that the half-open sliding window
+ * {@code (now − P, now]} still covers, {@code (P − elapsed − 1)/P}, and the weighted count is rounded
+ * down; with that, a stream at exactly {@code L} per {@code P} is never refused (a grant made exactly
+ * {@code P} ago has left the window).
  * Moving to window {@code k+1} shifts {@code curr} into {@code prev}; skipping a window clears both.
  *
  * <p><b>Bound.</b> Exact when the previous window's permits were spread evenly; in the worst case
- * (all of them at its very end) an interval of length {@code P} can see up to {@code 2L − 1}. In
+ * (all of them at its very end) an interval of length {@code P} can see up to {@code 2L}. In
  * practice the overshoot is small, which is why it is the usual choice for API quotas: the accuracy
  * of a log at the memory of a counter. After 2^22 idle windows the index wraps, with the only effect
  * that one window starts with stale counts (refusing more, never granting more).
@@ -102,7 +107,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             long elapsed = Math.min(length, Math.max(0L, now - start));
             long limit = w.limit;
             long room = limit - curr - permits;
-            if (room < 0 || room * length < prev * (length - elapsed)) {
+            if (room < 0 || weighted(prev, length, elapsed) > room) {
                 long retryAfter = retryAfter(limit, length, start, prev, curr, permits, now);
                 if (take) {
                     ctx.rejected(permits, retryAfter, now);
@@ -132,10 +137,14 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
         }
     }
 
-    /** {@code floor(L − curr − prev·(P − elapsed)/P)}, at least 0. */
+    /** {@code floor(prev·(P − elapsed − 1) / P)}: the previous window's share still covered. */
+    private static long weighted(long prev, long length, long elapsed) {
+        return prev * Math.max(0L, length - elapsed - 1) / length;
+    }
+
+    /** {@code L − curr − weighted}, at least 0. */
     private static long remaining(long limit, long length, long elapsed, long prev, long curr) {
-        long scaled = (limit - curr) * length - prev * (length - elapsed);
-        return scaled <= 0 ? 0L : scaled / length;
+        return Math.max(0L, limit - curr - weighted(prev, length, elapsed));
     }
 
     private static long resetAfter(long length, long start, long prev, long curr, long now) {
@@ -148,9 +157,8 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     /**
      * When the estimate leaves room for {@code n}, if nobody else takes any: later in this window
      * while only the previous window's weight is in the way, else some time into the next window
-     * (where the current count becomes the weighted one). The earliest {@code e} into a window with
-     * weighted count {@code c} and room {@code r} satisfies {@code c·(P − e) ≤ r·P}, so
-     * {@code e = P − floor(r·P / c)}.
+     * (where the current count becomes the weighted one). With weighted count {@code c} and room
+     * {@code r}, {@code floor(c·(P − e − 1)/P) ≤ r} first holds at {@code e = P − ceil((r + 1)·P / c)}.
      */
     private static long retryAfter(long limit, long length, long start, long prev, long curr, int n, long now) {
         if (n > limit) {
@@ -158,12 +166,16 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
         }
         long room = limit - curr - n;
         if (room >= 0) {
-            long e = length - (room * length) / prev;
+            long e = Math.max(0L, length - ceilDiv((room + 1) * length, prev));
             return Math.max(0L, start + e - now);
         }
         long roomNext = limit - n;
-        long e = curr == 0 ? 0L : length - (roomNext * length) / curr;
+        long e = curr == 0 ? 0L : Math.max(0L, length - ceilDiv((roomNext + 1) * length, curr));
         return Math.max(0L, start + length + e - now);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
     }
 
     @Override
@@ -206,7 +218,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                     epoch -= diff;
                 }
                 long elapsed = Math.min(old.length, Math.max(0L, now - old.startOf(epoch)));
-                long used = curr + (prev * (old.length - elapsed) + old.length - 1) / old.length;
+                long used = curr + weighted(prev, old.length, elapsed);
                 window = new WindowState(now, length, limit, Math.min(used, MASK));
             }
         } finally {

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * granted (the bucket's content plus what is produced; whole tokens can arrive at both ends).
  *
  * <p><b>Waiting</b> lets {@code base} run ahead of {@code produced} (a debt), so reserved tokens are
- * paid back before anyone else is served. <b>Rate changes</b> seal the current bucket (its base
+ * paid back before anyone else is served; the bound then holds for the callers' start times. A request
+ * for more than {@code C} tokens is never granted. <b>Rate changes</b> seal the current bucket (its base
  * becomes a sentinel no CAS can match), carry its token count into a new bucket with a new origin,
  * and publish it; deciders that meet the seal re-read the bucket.
  */
@@ -177,7 +178,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             }
             long a = b.produced(nowNanos);
             long start = Math.max(base, a - b.capacity);
-            long wait = Math.max(0L, b.timeOf(start + permits) - nowNanos);
+            long wait = permits > b.capacity ? Long.MAX_VALUE : Math.max(0L, b.timeOf(start + permits) - nowNanos);
             if (wait > maxWaitNanos) {
                 ctx.rejected(permits, wait, nowNanos);
                 return ~wait;
