@@ -1,0 +1,61 @@
+package dev.levee.circuitbreaker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.levee.circuitbreaker.internal.CountWindow;
+import dev.levee.circuitbreaker.internal.HalfOpenProbes;
+import dev.levee.circuitbreaker.internal.SlidingWindow;
+import org.junit.jupiter.api.Test;
+
+class CountWindowTest {
+
+    @Test
+    void totalsFollowTheSlots() {
+        CountWindow w = new CountWindow(3);
+        w.record(SlidingWindow.SLOW_FAILURE, 0);
+        w.record(SlidingWindow.FAILURE, 0);
+        w.record(SlidingWindow.SLOW_SUCCESS, 0);
+        long t = w.totals(0);
+        assertThat(SlidingWindow.calls(t)).isEqualTo(3);
+        assertThat(SlidingWindow.failures(t)).isEqualTo(2);
+        assertThat(SlidingWindow.slowCalls(t)).isEqualTo(2);
+        w.record(SlidingWindow.SUCCESS, 0); // replaces the slow failure
+        t = w.totals(0);
+        assertThat(SlidingWindow.calls(t)).isEqualTo(3);
+        assertThat(SlidingWindow.failures(t)).isEqualTo(1);
+        assertThat(SlidingWindow.slowCalls(t)).isEqualTo(1);
+        assertThat(w.breaches(0, 3, 34, 34)).isZero();
+        assertThat(w.breaches(0, 3, 33, 33)).isEqualTo(SlidingWindow.FAILURE_RATE | SlidingWindow.SLOW_CALL_RATE);
+        assertThat(w.breaches(0, 4, 1, 1)).isZero(); // below the minimum
+    }
+
+    @Test
+    void largestWindowFitsThePackedTotals() {
+        CountWindow w = new CountWindow(1_000_000);
+        for (int i = 0; i < 1_000_000; i++) {
+            w.record(SlidingWindow.SLOW_FAILURE, 0);
+        }
+        long t = w.totals(0);
+        assertThat(SlidingWindow.calls(t)).isEqualTo(1_000_000);
+        assertThat(SlidingWindow.failures(t)).isEqualTo(1_000_000);
+        assertThat(SlidingWindow.slowCalls(t)).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void probesAreExactAndStrayCompletionsDoNotCount() {
+        HalfOpenProbes p = new HalfOpenProbes(2);
+        assertThat(p.record(true, false)).isEqualTo(-1L); // nothing out
+        assertThat(p.tryAdmit()).isTrue();
+        assertThat(p.tryAdmit()).isTrue();
+        assertThat(p.tryAdmit()).isFalse();
+        p.release();
+        assertThat(HalfOpenProbes.admitted(p.snapshot())).isEqualTo(1);
+        long s = p.record(false, true);
+        assertThat(HalfOpenProbes.completed(s)).isEqualTo(1);
+        assertThat(HalfOpenProbes.slow(s)).isEqualTo(1);
+        assertThat(HalfOpenProbes.good(s)).isZero();
+        p.release(); // nothing out any more: no effect
+        assertThat(HalfOpenProbes.admitted(p.snapshot())).isEqualTo(1);
+        assertThat(p.record(false, false)).isEqualTo(-1L);
+    }
+}
