@@ -1,0 +1,69 @@
+package dev.levee.timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.levee.core.ManualTicker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The Micrometer binder on a SimpleMeterRegistry. */
+class TimeoutMetricsTest {
+
+    @Test
+    void bindsCallsTimeoutsEffectiveTimeoutAndHeaders() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        Timeout timeout = Timeout.of("payments", TimeoutConfig.builder().timeout(Duration.ofMillis(250))
+                .mode(TimeoutMode.COOPERATIVE).ticker(ticker).build());
+        DeadlinePropagation propagation = DeadlinePropagation.builder().ticker(ticker).build();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TimeoutMetrics(timeout).withPropagation("inbound", propagation).bindTo(registry);
+
+        timeout.execute(() -> "ok");
+        timeout.execute(() -> "ok");
+        assertThatThrownBy(() -> timeout.execute(() -> {
+            throw new IllegalStateException();
+        }));
+        assertThatThrownBy(() -> timeout.execute(() -> {
+            ticker.advance(300_000_000L);
+            Timeout.checkpoint();
+            return "late";
+        }));
+        propagation.decodeNanos("100m");
+        propagation.decodeNanos("-1m");
+        propagation.decodeNanos("junk");
+        propagation.decodeNanos(null);
+
+        assertThat(registry.get("levee.timeout.calls").tags("name", "payments", "outcome", "success")
+                .functionCounter().count()).isEqualTo(2.0);
+        assertThat(registry.get("levee.timeout.calls").tags("outcome", "failure").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.calls").tags("outcome", "timeout").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.calls").tags("outcome", "rejected").functionCounter().count())
+                .isZero();
+        assertThat(registry.get("levee.timeout.timeouts").tags("name", "payments").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.effective").gauge().value()).isEqualTo(0.25);
+        assertThat(registry.get("levee.timeout.effective").gauge().getId().getBaseUnit()).isEqualTo("seconds");
+        assertThat(registry.get("levee.timeout.headers").tags("name", "inbound", "outcome", "accepted")
+                .functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.headers").tags("outcome", "missing").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.headers.ignored").tags("kind", "negative").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.headers.ignored").tags("kind", "malformed").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.headers.ignored").tags("kind", "absurd").functionCounter().count())
+                .isZero();
+    }
+
+    @Test
+    void withoutAPropagationNoHeaderMetersAreRegistered() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TimeoutMetrics(Timeout.of(Duration.ofSeconds(1))).bindTo(registry);
+        assertThat(registry.find("levee.timeout.headers").meters()).isEmpty();
+        assertThat(registry.find("levee.timeout.calls").meters()).hasSize(5);
+    }
+}
