@@ -1,0 +1,196 @@
+package dev.levee.retry;
+
+import dev.levee.core.Chain;
+import dev.levee.core.CheckedSupplier;
+import dev.levee.core.EventListeners;
+import dev.levee.core.Outcome;
+import dev.levee.core.Policy;
+import dev.levee.core.Subscription;
+import dev.levee.core.internal.Exceptions;
+import dev.levee.retry.internal.LatencyWindow;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Answers slowness with redundancy: if the first attempt has not answered after the hedge delay, a
+ * second is started (then a third, … up to {@code maxHedges} extra), and the first acceptable answer
+ * wins; the others are cancelled.
+ *
+ * <p><b>Model.</b> The hedge delay is fixed or a percentile (default p95) of the latencies of recent
+ * acceptable answers, so only the slowest few percent of calls are hedged and the extra load stays
+ * around {@code 100 - percentile} percent. Every hedge draws from a {@link RetryBudget}; when the budget
+ * refuses, no further hedge starts for that call (an event and the {@code budgetRefusals} counter
+ * say so). Each attempt runs the rest of the chain ({@code next}), so policies inside the hedge run
+ * per attempt.
+ *
+ * <p><b>Outcomes.</b> An attempt's result is acceptable unless the {@link dev.levee.core.Classifier}
+ * counts it as a failure; a thrown exception the classifier ignores (by default every {@link Error})
+ * is a definitive answer too and ends the call at once, unchanged. A failed attempt does not start a new one — hedging is for slowness; put a
+ * {@link Retry} outside the hedge for failures. When every started attempt has failed and no hedge is
+ * pending, the call fails with the last failure, unchanged (or returns the last failed result).
+ *
+ * <p><b>Cancellation.</b> Losers are cancelled: asynchronous attempts through
+ * {@code toCompletableFuture().cancel(true)}, synchronous ones by interrupting their thread. Cancelling
+ * the stage returned by {@link #executeAsync} cancels every attempt and stops further hedges.
+ *
+ * <p><b>Synchronous form.</b> {@link #execute} runs every attempt, the first included, on the config's
+ * executor (with the caller's current {@link dev.levee.core.Deadline}) and waits for the winner. If the
+ * caller is interrupted while waiting, the attempts are cancelled, the interrupt flag is restored and a
+ * {@link CancellationException} is thrown.
+ *
+ * <p>A hedged call allocates (a future per attempt, a timer); use it where tail latency matters more
+ * than a few hundred bytes per call. Thread-safe.
+ */
+public final class Hedge implements Policy {
+    private final String name;
+    private final HedgeConfig config;
+    private final RetryBudget budget;
+    private final LatencyWindow latencies;
+    private final EventListeners<RetryEvent> listeners = new EventListeners<>();
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder hedges = new LongAdder();
+    private final LongAdder hedgeWins = new LongAdder();
+    private final LongAdder budgetRefusals = new LongAdder();
+
+    private Hedge(HedgeConfig config) {
+        this.config = config;
+        this.name = config.name();
+        if (!config.budgeted()) {
+            this.budget = null;
+        } else if (config.budget() != null) {
+            this.budget = config.budget();
+        } else {
+            this.budget = RetryBudget.of(RetryBudgetConfig.builder(name).ticker(config.ticker()).build());
+        }
+        this.latencies = Double.isNaN(config.percentile())
+                ? null : new LatencyWindow(HedgeConfig.WINDOW, config.percentile(), HedgeConfig.MIN_SAMPLES);
+    }
+
+    /**
+     * Creates a hedge.
+     *
+     * @param config the config
+     * @return the hedge
+     */
+    public static Hedge of(HedgeConfig config) {
+        return new Hedge(Objects.requireNonNull(config, "config"));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** @return the config */
+    public HedgeConfig config() {
+        return config;
+    }
+
+    /** @return the budget hedges draw from, or null */
+    public RetryBudget budget() {
+        return budget;
+    }
+
+    /**
+     * The delay after which the next hedge starts now: fixed, or the current percentile.
+     *
+     * @return the delay in nanoseconds
+     */
+    public long currentDelayNanos() {
+        return latencies == null ? config.delayNanos() : latencies.percentileNanos(config.delayNanos());
+    }
+
+    /**
+     * Subscribes to hedge events ({@link RetryEvent.Hedged}, {@link RetryEvent.BudgetRefused}).
+     *
+     * @param listener runs on the deciding thread; must be fast
+     * @return closing it unsubscribes
+     */
+    public Subscription onEvent(Consumer<? super RetryEvent> listener) {
+        return listeners.subscribe(listener);
+    }
+
+    /**
+     * Counters since creation.
+     *
+     * @return a snapshot
+     */
+    public HedgeMetrics metrics() {
+        return new HedgeMetrics(calls.sum(), hedges.sum(), hedgeWins.sum(), budgetRefusals.sum());
+    }
+
+    @Override
+    public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
+        HedgeExecution<T> execution = HedgeExecution.sync(this, next, call);
+        try {
+            return execution.result().get();
+        } catch (ExecutionException failed) {
+            throw Exceptions.sneakyThrow(failed.getCause());
+        } catch (InterruptedException interrupted) {
+            execution.result().cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("Hedge '" + name + "': interrupted while waiting for an answer");
+        }
+    }
+
+    @Override
+    public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {
+        return HedgeExecution.async(this, next, call).result();
+    }
+
+    // ---- used by HedgeExecution ----
+
+    boolean acceptable(Object result) {
+        return !config.classifier().classifiesResults() || config.classifier().classifyResult(result) == Outcome.SUCCESS;
+    }
+
+    /** A failure the classifier ignores (a 4xx, an {@link Error}) is a definitive answer: it ends the call at once. */
+    boolean definitive(Throwable failure) {
+        return config.classifier().classify(failure) != Outcome.FAILURE;
+    }
+
+    void recordLatency(long nanos) {
+        if (latencies != null) {
+            latencies.record(nanos);
+        }
+    }
+
+    void callStarted() {
+        calls.increment();
+    }
+
+    /**
+     * Asks the budget for hedge {@code attempt}; publishes the outcome.
+     *
+     * @return true if the hedge may start
+     */
+    boolean tryHedge(int attempt, long delayNanos) {
+        if (budget != null && !budget.tryRetry()) {
+            budgetRefusals.increment();
+            if (!listeners.isEmpty()) {
+                listeners.publish(new RetryEvent.BudgetRefused(name, config.ticker().read(), attempt, budget.name()));
+            }
+            return false;
+        }
+        hedges.increment();
+        if (!listeners.isEmpty()) {
+            listeners.publish(new RetryEvent.Hedged(name, config.ticker().read(), attempt, delayNanos));
+        }
+        return true;
+    }
+
+    void hedgeWon() {
+        hedgeWins.increment();
+    }
+
+    @Override
+    public String toString() {
+        return "Hedge[" + name + "]";
+    }
+}

@@ -1,0 +1,264 @@
+package dev.levee.retry;
+
+import dev.levee.core.Classifier;
+import dev.levee.core.Deadline;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+/**
+ * The immutable configuration of a {@link Hedge}, built by {@link #builder(String)} and validated in
+ * {@link Builder#build()}.
+ *
+ * <table>
+ *   <caption>Fields, defaults and bounds</caption>
+ *   <tr><th>field</th><th>default</th><th>bound</th></tr>
+ *   <tr><td>hedge delay</td><td>adaptive: the 95th percentile of the last {@value #WINDOW} latencies,
+ *       100 ms until {@value #MIN_SAMPLES} are known</td><td>delay in (0, 1 h]; percentile in (0, 100)</td></tr>
+ *   <tr><td>{@code maxHedges} (extra attempts)</td><td>1</td><td>[1, 10]</td></tr>
+ *   <tr><td>{@code budget}</td><td>a private budget with {@link RetryBudgetConfig} defaults</td><td>—</td></tr>
+ *   <tr><td>{@code classifier} (which answers are acceptable)</td><td>{@link Classifier#defaults()}</td><td>not null</td></tr>
+ *   <tr><td>{@code executor} (synchronous form only)</td><td>a shared cached pool of daemon threads</td><td>not null</td></tr>
+ *   <tr><td>{@code ticker}, {@code scheduler}</td><td>system ones</td><td>not null</td></tr>
+ * </table>
+ * The adaptive default follows Dean and Barroso, "The Tail at Scale": hedge once the first request has
+ * been outstanding longer than the 95th percentile, which costs about 5% extra load.
+ */
+public final class HedgeConfig {
+    /** Latencies kept for the adaptive delay. */
+    public static final int WINDOW = 1000;
+    /** Latencies needed before the adaptive delay replaces the initial delay. */
+    public static final int MIN_SAMPLES = 100;
+
+    private final String name;
+    private final long delayNanos;
+    private final double percentile;
+    private final int maxHedges;
+    private final RetryBudget budget;
+    private final boolean budgeted;
+    private final Classifier classifier;
+    private final Executor executor;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+
+    private HedgeConfig(Builder b) {
+        this.name = b.name;
+        this.delayNanos = Deadline.saturatedNanos(b.delay);
+        this.percentile = b.percentile;
+        this.maxHedges = b.maxHedges;
+        this.budget = b.budget;
+        this.budgeted = b.budgeted;
+        this.classifier = b.classifier;
+        this.executor = b.executor;
+        this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+    }
+
+    /**
+     * Starts a config.
+     *
+     * @param name the hedge's name
+     * @return a builder with the defaults
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the fixed delay, or the initial delay of the adaptive form, in ns */
+    public long delayNanos() {
+        return delayNanos;
+    }
+
+    /** @return the percentile of the adaptive form, or NaN for a fixed delay */
+    public double percentile() {
+        return percentile;
+    }
+
+    /** @return extra attempts allowed in flight besides the first */
+    public int maxHedges() {
+        return maxHedges;
+    }
+
+    /** @return the shared budget given, or null (see {@link #budgeted()}) */
+    public RetryBudget budget() {
+        return budget;
+    }
+
+    /** @return false if hedges are not budgeted */
+    public boolean budgeted() {
+        return budgeted;
+    }
+
+    /** @return what counts as an acceptable answer: a {@code SUCCESS} */
+    public Classifier classifier() {
+        return classifier;
+    }
+
+    /** @return the executor of the synchronous form's attempts */
+    public Executor executor() {
+        return executor;
+    }
+
+    /** @return the ticker */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** @return the scheduler of hedge timers */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Builds a {@link HedgeConfig}. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private Duration delay = Duration.ofMillis(100);
+        private double percentile = 95.0;
+        private int maxHedges = 1;
+        private RetryBudget budget;
+        private boolean budgeted = true;
+        private Classifier classifier = Classifier.defaults();
+        private Executor executor;
+        private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * Hedges after a fixed delay.
+         *
+         * @param delay in (0, 1 h]
+         * @return this builder
+         */
+        public Builder delay(Duration delay) {
+            this.delay = delay;
+            this.percentile = Double.NaN;
+            return this;
+        }
+
+        /**
+         * Hedges after the {@code percentile} of recently observed latencies (of acceptable answers),
+         * using {@code initialDelay} until {@value HedgeConfig#MIN_SAMPLES} latencies are known.
+         *
+         * @param percentile in (0, 100), e.g. 95
+         * @param initialDelay in (0, 1 h]
+         * @return this builder
+         */
+        public Builder percentileDelay(double percentile, Duration initialDelay) {
+            this.percentile = percentile;
+            this.delay = initialDelay;
+            return this;
+        }
+
+        /**
+         * Extra attempts in flight besides the first.
+         *
+         * @param maxHedges in [1, 10]
+         * @return this builder
+         */
+        public Builder maxHedges(int maxHedges) {
+            this.maxHedges = maxHedges;
+            return this;
+        }
+
+        /**
+         * Draws hedges from a shared budget (typically the one the application's retries use).
+         *
+         * @param budget the budget, or null for a private default budget
+         * @return this builder
+         */
+        public Builder budget(RetryBudget budget) {
+            this.budget = budget;
+            this.budgeted = true;
+            return this;
+        }
+
+        /**
+         * Hedges without a budget: only {@code maxHedges} bounds the extra load.
+         *
+         * @return this builder
+         */
+        public Builder withoutBudget() {
+            this.budget = null;
+            this.budgeted = false;
+            return this;
+        }
+
+        /**
+         * Which answers are acceptable: a {@code SUCCESS} wins; anything else does not, and the call
+         * fails with the last failure once every attempt started has failed.
+         *
+         * @param classifier not null
+         * @return this builder
+         */
+        public Builder classifier(Classifier classifier) {
+            this.classifier = classifier;
+            return this;
+        }
+
+        /**
+         * Runs the attempts of {@link Hedge#execute}; the asynchronous form does not use it.
+         *
+         * @param executor not null
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /**
+         * The time source.
+         *
+         * @param ticker not null
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * Where hedge timers wait.
+         *
+         * @param scheduler not null
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the config
+         * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
+         */
+        public HedgeConfig build() {
+            String policy = Validate.describe("Hedge", Validate.name("Hedge", name));
+            Validate.positive(policy, "delay", delay);
+            Validate.check(delay.compareTo(Duration.ofHours(1)) <= 0, policy, "delay", "<= PT1H", delay);
+            if (!Double.isNaN(percentile)) {
+                Validate.check(percentile > 0 && percentile < 100, policy, "percentile", "in (0, 100)", percentile);
+            }
+            Validate.inRange(policy, "maxHedges", maxHedges, 1, 10);
+            Validate.notNull(policy, "classifier", classifier);
+            Validate.notNull(policy, "ticker", ticker);
+            Validate.notNull(policy, "scheduler", scheduler);
+            if (executor == null) {
+                executor = HedgeThreads.shared();
+            }
+            return new HedgeConfig(this);
+        }
+    }
+}

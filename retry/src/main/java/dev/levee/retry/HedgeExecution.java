@@ -1,0 +1,216 @@
+package dev.levee.retry;
+
+import dev.levee.core.Chain;
+import dev.levee.core.CheckedSupplier;
+import dev.levee.core.ContextScope;
+import dev.levee.core.ContextSnapshot;
+import dev.levee.core.Scheduler;
+import dev.levee.core.internal.Exceptions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
+
+/**
+ * One call through a {@link Hedge}: the attempts, the hedge timer, and the race for the answer.
+ *
+ * <p>Lock-free bookkeeping: {@code started} counts attempts launched (incremented before launching),
+ * {@code failed} counts attempts that ended unacceptably. The attempt whose failure makes
+ * {@code failed == started} completes the call with its failure; because {@code started} only grows
+ * before a launch, no completion is lost when a hedge starts at the same moment. The first acceptable
+ * answer completes the call; completing cancels the timer and every other attempt.
+ *
+ * @param <T> the result type
+ */
+final class HedgeExecution<T> {
+    private final Hedge hedge;
+    private final ContextSnapshot context = ContextSnapshot.capture();
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private final AtomicReferenceArray<CompletableFuture<T>> attempts;
+    private final AtomicInteger started = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final Launcher<T> launcher;
+    private volatile Scheduler.Cancellable timer;
+    private final boolean deposited;
+
+    /** Starts one attempt and returns its future. */
+    private interface Launcher<T> {
+        CompletableFuture<T> launch();
+    }
+
+    private HedgeExecution(Hedge hedge, Launcher<T> launcher) {
+        this.hedge = hedge;
+        this.launcher = launcher;
+        this.attempts = new AtomicReferenceArray<>(1 + hedge.config().maxHedges());
+        RetryBudget budget = hedge.budget();
+        this.deposited = budget != null && !budget.insideRequest();
+        if (deposited) {
+            budget.onRequestStart();
+        }
+        hedge.callStarted();
+        result.whenComplete((value, failure) -> finish());
+    }
+
+    static <T, E extends Throwable> HedgeExecution<T> sync(Hedge hedge, Chain next, CheckedSupplier<T, E> call) {
+        HedgeExecution<T>[] self = newArray();
+        HedgeExecution<T> execution = new HedgeExecution<>(hedge, () -> {
+            CompletableFuture<T> attempt = new CompletableFuture<>();
+            ContextSnapshot context = self[0].context;
+            FutureTask<Void> task = new FutureTask<>(() -> {
+                try (ContextScope ignored = context.attach()) {
+                    attempt.complete(next.proceed(call));
+                } catch (Throwable t) {
+                    attempt.completeExceptionally(t);
+                }
+            }, null);
+            attempt.whenComplete((v, t) -> {
+                if (attempt.isCancelled()) {
+                    task.cancel(true);
+                }
+            });
+            hedge.config().executor().execute(task);
+            return attempt;
+        });
+        self[0] = execution;
+        execution.start();
+        return execution;
+    }
+
+    static <T> HedgeExecution<T> async(Hedge hedge, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        HedgeExecution<T> execution = new HedgeExecution<>(hedge, () -> {
+            CompletableFuture<T> attempt = new CompletableFuture<>();
+            CompletionStage<T> stage;
+            try {
+                stage = next.proceedAsync(call);
+            } catch (Throwable t) {
+                stage = CompletableFuture.failedFuture(t);
+            }
+            CompletionStage<T> running = stage;
+            stage.whenComplete((v, t) -> {
+                if (t != null) {
+                    attempt.completeExceptionally(Exceptions.unwrap(t));
+                } else {
+                    attempt.complete(v);
+                }
+            });
+            attempt.whenComplete((v, t) -> {
+                if (attempt.isCancelled()) {
+                    try {
+                        running.toCompletableFuture().cancel(true);
+                    } catch (UnsupportedOperationException notCancellable) {
+                        // Runs to completion; its answer is dropped.
+                    }
+                }
+            });
+            return attempt;
+        });
+        execution.start();
+        return execution;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> HedgeExecution<T>[] newArray() {
+        return (HedgeExecution<T>[]) new HedgeExecution<?>[1];
+    }
+
+    CompletableFuture<T> result() {
+        return result;
+    }
+
+    private void start() {
+        launch(0);
+        scheduleHedge();
+    }
+
+    private void scheduleHedge() {
+        if (result.isDone() || started.get() >= attempts.length()) {
+            return;
+        }
+        long delay = hedge.currentDelayNanos();
+        timer = hedge.config().scheduler().schedule(() -> {
+            try (ContextScope ignored = context.attach()) {
+                onTimer(delay);
+            }
+        }, delay);
+        if (result.isDone()) {
+            cancelTimer();
+        }
+    }
+
+    private void onTimer(long delay) {
+        int index = started.get();
+        if (result.isDone() || index >= attempts.length()) {
+            return;
+        }
+        if (!hedge.tryHedge(index + 1, delay)) {
+            return; // refused: no further hedge for this call
+        }
+        launch(index);
+        scheduleHedge();
+    }
+
+    private void launch(int index) {
+        started.incrementAndGet();
+        long begin = hedge.config().ticker().read();
+        CompletableFuture<T> attempt;
+        try {
+            attempt = launcher.launch();
+        } catch (Throwable t) { // e.g. the executor rejected the task
+            attempt = CompletableFuture.failedFuture(t);
+        }
+        attempts.set(index, attempt);
+        if (result.isDone()) {
+            attempt.cancel(true);
+        }
+        attempt.whenComplete((value, failure) -> {
+            if (index > 0) {
+                RetryBudget budget = hedge.budget();
+                if (budget != null) {
+                    budget.onRetryEnd();
+                }
+            }
+            if (result.isDone()) {
+                return;
+            }
+            if (failure != null && hedge.definitive(failure)) {
+                result.completeExceptionally(failure);
+            } else if (failure == null && hedge.acceptable(value)) {
+                if (result.complete(value)) {
+                    hedge.recordLatency(hedge.config().ticker().read() - begin);
+                    if (index > 0) {
+                        hedge.hedgeWon();
+                    }
+                }
+            } else if (failed.incrementAndGet() == started.get()) {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(value);
+                }
+            }
+        });
+    }
+
+    private void cancelTimer() {
+        Scheduler.Cancellable pending = timer;
+        if (pending != null) {
+            pending.cancel();
+        }
+    }
+
+    /** The call is decided: stop the timer, cancel the losers, end the request in the budget. */
+    private void finish() {
+        cancelTimer();
+        for (int i = 0; i < attempts.length(); i++) {
+            CompletableFuture<T> attempt = attempts.get(i);
+            if (attempt != null && !attempt.isDone()) {
+                attempt.cancel(true);
+            }
+        }
+        if (deposited) {
+            hedge.budget().onRequestEnd();
+        }
+    }
+}
