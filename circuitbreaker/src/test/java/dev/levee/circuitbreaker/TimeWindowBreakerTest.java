@@ -78,7 +78,7 @@ class TimeWindowBreakerTest {
     void windowUnit_aLateWriterCountsInTheNewerBucket() {
         TimeWindow w = new TimeWindow(10 * SECOND, 10);
         w.record(SlidingWindow.SUCCESS, 5 * SECOND);
-        w.record(SlidingWindow.FAILURE, 5 * SECOND - 11 * SECOND); // same ring entry, older epoch
+        w.record(SlidingWindow.FAILURE, 5 * SECOND - 16 * SECOND); // same ring entry (ring of 16), older epoch
         assertThat(SlidingWindow.calls(w.totals(5 * SECOND))).isEqualTo(2);
     }
 

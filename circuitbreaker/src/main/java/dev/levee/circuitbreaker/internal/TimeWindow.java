@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The calls of the last {@code windowNanos}, in buckets that roll on the breaker's ticker.
  *
  * <p><b>Layout.</b> The window of {@code B} buckets of width {@code w = windowNanos / B} is kept in a
- * ring of {@code B + 1} entries; entry {@code e mod (B + 1)} holds bucket epoch {@code e = floor(now / w)}.
+ * ring of {@code R} entries, {@code R} the smallest power of two above {@code B} (so at least
+ * {@code B + 1}); entry {@code e mod R} holds bucket epoch {@code e = floor(now / w)}.
  * Each entry is four longs of one {@link AtomicLongArray}: epoch, calls, failures, slow calls.
  * {@link #totals} sums the entries whose epoch is in {@code [eNow − B, eNow]}: the current partial
  * bucket plus the {@code B} before it, so the estimate always covers the whole window (and at most one
@@ -29,8 +30,15 @@ public final class TimeWindow extends SlidingWindow {
 
     private final int buckets;
     private final int ring;
+    private final int mask;
     private final long bucketNanos;
     private final AtomicLongArray entries;
+    /**
+     * The epoch of the last recording: when the next reading falls in the same bucket (nearly always),
+     * the epoch is found with a multiply and a compare instead of a long division. Racy on purpose: a
+     * stale hint only fails the check and is recomputed.
+     */
+    private volatile long epochHint;
 
     /**
      * @param windowNanos the window length, &gt; 0
@@ -38,12 +46,15 @@ public final class TimeWindow extends SlidingWindow {
      */
     public TimeWindow(long windowNanos, int buckets) {
         this.buckets = buckets;
-        this.ring = buckets + 1;
+        // A power of two of at least buckets + 1 entries, so the entry index is a mask, not a division.
+        this.ring = Integer.highestOneBit(buckets) << 1;
+        this.mask = ring - 1;
         this.bucketNanos = Math.max(1L, windowNanos / buckets);
         this.entries = new AtomicLongArray(ring * STRIDE);
         for (int i = 0; i < ring; i++) {
             entries.set(i * STRIDE, NEVER);
         }
+        this.epochHint = 0L; // a real epoch: its start, 0, cannot overflow
     }
 
     @Override
@@ -53,8 +64,13 @@ public final class TimeWindow extends SlidingWindow {
 
     @Override
     public void record(int outcome, long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, bucketNanos);
-        int base = (int) Math.floorMod(epoch, (long) ring) * STRIDE;
+        long epoch = epochHint;
+        long offset = nowNanos - epoch * bucketNanos;
+        if (offset < 0 || offset >= bucketNanos) {
+            epoch = Math.floorDiv(nowNanos, bucketNanos);
+            epochHint = epoch;
+        }
+        int base = ((int) epoch & mask) * STRIDE;
         while (true) {
             long current = entries.get(base);
             if (current == RESETTING) {
