@@ -493,8 +493,8 @@ public final class CircuitBreaker implements Gate {
             if (LOG.isWarnEnabled()) {
                 long windowTotals = from.window.totals(now);
                 long windowCalls = SlidingWindow.calls(windowTotals);
-                LOG.warn("Circuit breaker '{}' {} -> OPEN: {}; window {} calls, failure rate {}%, slow-call rate {}%"
-                                + " ({} window of {}); open for {} ms (opening {} in a row)",
+                LOG.warn("Circuit breaker '{}' {} -> OPEN: {}; closed-state window: {} calls, failure rate {}%,"
+                                + " slow-call rate {}% ({} window of {}); open for {} ms (opening {} in a row)",
                         name, from.state, reason, windowCalls,
                         String.format(Locale.ROOT, "%.1f", percent(SlidingWindow.failures(windowTotals), windowCalls)),
                         String.format(Locale.ROOT, "%.1f", percent(SlidingWindow.slowCalls(windowTotals), windowCalls)),
