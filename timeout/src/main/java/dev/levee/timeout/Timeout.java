@@ -89,6 +89,7 @@ import org.slf4j.LoggerFactory;
  * listener or an adaptive timeout needs the latency); it allocates the attached deadline and its
  * scope. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
  */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 public final class Timeout implements Policy {
     private static final Logger LOG = LoggerFactory.getLogger(Timeout.class);
 

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Asynchronous calls on the manual scheduler. */
+@SuppressWarnings("try")
 class AsyncTimeoutTest {
     private static final long MS = 1_000_000L;
 

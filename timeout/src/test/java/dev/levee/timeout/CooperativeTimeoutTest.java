@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** COOPERATIVE mode and the effective-timeout rules, all on the manual ticker. */
+@SuppressWarnings("try")
 class CooperativeTimeoutTest {
     private static final long MS = 1_000_000L;
 

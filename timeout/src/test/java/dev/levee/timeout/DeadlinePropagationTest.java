@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** Header encoding and decoding, including hostile input. */
+@SuppressWarnings("try")
 class DeadlinePropagationTest {
     private static final long MS = 1_000_000L;
 

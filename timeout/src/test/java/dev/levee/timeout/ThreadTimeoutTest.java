@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** THREAD mode with real worker threads; Awaitility with generous bounds where a thread must be observed. */
+@SuppressWarnings("try")
 class ThreadTimeoutTest {
     private static final long MS = 1_000_000L;
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Budget splits on the manual ticker. */
+@SuppressWarnings("try")
 class TimeoutBudgetTest {
     private static final long MS = 1_000_000L;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
  * @param <T> the result type
  * @param <E> the call's checked exception type
  */
+@SuppressWarnings("try") // scopes are opened for their effect on the thread context
 public final class WorkerCall<T, E extends Throwable> implements Callable<T> {
     private final Chain next;
     private final CheckedSupplier<T, E> call;
