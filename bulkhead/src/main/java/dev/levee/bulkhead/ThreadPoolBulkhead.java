@@ -427,6 +427,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
         }
     }
 
+    @SuppressWarnings("try")
     private <T> void runIn(ContextSnapshot snapshot, TaskFuture<T> promise, Job<T> job) throws InterruptedException {
         if (promise.isDone()) {
             return;
