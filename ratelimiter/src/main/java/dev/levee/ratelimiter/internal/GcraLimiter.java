@@ -259,7 +259,7 @@ public class GcraLimiter extends AbstractRateLimiter {
     public final void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
         long periodNanos = period.toNanos();
-        setParams(limit, periodNanos, periodNanos / limit);
+        setParams(limit, periodNanos, periodNanos / limit, false);
     }
 
     /**
@@ -270,13 +270,13 @@ public class GcraLimiter extends AbstractRateLimiter {
      */
     public final void setInterval(long intervalNanos) {
         long interval = Math.max(1L, intervalNanos);
-        setParams(Math.max(1L, 1_000_000_000L / interval), 1_000_000_000L, interval);
+        setParams(Math.max(1L, 1_000_000_000L / interval), 1_000_000_000L, interval, true);
     }
 
-    private void setParams(long limit, long periodNanos, long interval) {
+    private void setParams(long limit, long periodNanos, long interval, boolean routine) {
         Params old = params;
         params = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
-        ctx.rateChanged(limit, periodNanos);
+        ctx.rateChanged(limit, periodNanos, routine);
     }
 
     /**

@@ -40,6 +40,11 @@ public final class LimiterContext {
         return name;
     }
 
+    /** @return the ticker */
+    public Ticker ticker() {
+        return ticker;
+    }
+
     /** @return the listeners */
     public EventListeners<RateLimiterEvent> events() {
         return events;
@@ -92,10 +97,19 @@ public final class LimiterContext {
     }
 
     void rateChanged(long limit, long periodNanos) {
+        rateChanged(limit, periodNanos, false);
+    }
+
+    /** An adaptive limiter changes its rate every interval: that is DEBUG, a user's change is INFO. */
+    void rateChanged(long limit, long periodNanos, boolean routine) {
         long now = ticker.read();
         if (!events.isEmpty()) {
             events.publish(new RateLimiterEvent.RateChanged(name, now, limit, periodNanos));
         }
-        LOG.info("RateLimiter '{}': rate set to {} per {} ns", name, limit, periodNanos);
+        if (!routine) {
+            LOG.info("RateLimiter '{}': rate set to {} per {} ns", name, limit, periodNanos);
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("RateLimiter '{}': rate adapted to {} per {} ns", name, limit, periodNanos);
+        }
     }
 }

@@ -1,0 +1,268 @@
+package dev.levee.ratelimiter;
+
+import dev.levee.core.KeyedRegistry;
+import dev.levee.core.Subscription;
+import dev.levee.core.Validate;
+import dev.levee.ratelimiter.internal.AbstractRateLimiter;
+import dev.levee.ratelimiter.internal.LimiterContext;
+import dev.levee.ratelimiter.internal.Limiters;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One rate limit per key — per tenant, per API key, per client address, per endpoint class — with a
+ * hard bound on how many keys are tracked at once.
+ *
+ * <p><b>Tiers.</b> A key maps to a tier ({@code tierOf}), and a tier to a {@link RateLimiterConfig}
+ * (free: 10/s, gold: 1000/s). Keys whose tier is not configured get the default config.
+ *
+ * <p><b>Memory.</b> Built on the core {@link KeyedRegistry}: at most {@code maxEntries} keys at any
+ * moment (the least recently used, or those idle longer than {@code idleTimeout}, are evicted first).
+ * All keys share one name, ticker, listener list and counter set, so a key costs only its algorithm
+ * state plus the registry's bookkeeping: about 32 bytes for GCRA, 72 for the token bucket, 64 for the
+ * window counters, {@code 16·limit + 48} for the sliding log, plus about 120 bytes in the registry
+ * and the key itself (64-bit JVM, compressed oops). An evicted key that returns starts with a full
+ * budget, so size {@code maxEntries} above the number of keys active within one period, and set
+ * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway
+ * for GCRA and the token bucket).
+ *
+ * <p>Thread-safe. A hit (known key) takes no lock and allocates nothing beyond what the key's
+ * {@code hashCode} does.
+ *
+ * @param <K> the key type; needs {@code equals} and {@code hashCode}
+ */
+public final class KeyedRateLimiter<K> {
+    private final String name;
+    private final LimiterContext ctx;
+    private final RateLimiterConfig defaultConfig;
+    private final Map<String, RateLimiterConfig> tiers;
+    private final Function<? super K, String> tierOf;
+    private final KeyedRegistry<K, AbstractRateLimiter> registry;
+
+    private KeyedRateLimiter(Builder<K> b) {
+        this.name = b.name;
+        this.defaultConfig = b.defaultConfig;
+        this.tiers = Map.copyOf(b.tiers);
+        this.tierOf = b.tierOf;
+        this.ctx = new LimiterContext(b.name, b.defaultConfig.ticker(), b.defaultConfig.sleeper());
+        this.registry = KeyedRegistry.builder(b.name)
+                .maxEntries(b.maxEntries)
+                .idleTimeout(b.idleTimeout)
+                .ticker(b.defaultConfig.ticker())
+                .build(this::create);
+    }
+
+    /**
+     * Starts a keyed limiter.
+     *
+     * @param name its name (all keys' limiters share it: in rejections, events and metrics)
+     * @param <K> the key type
+     * @return a builder
+     */
+    public static <K> Builder<K> builder(String name) {
+        return new Builder<>(name);
+    }
+
+    private AbstractRateLimiter create(K key) {
+        RateLimiterConfig config = defaultConfig;
+        if (tierOf != null) {
+            String tier = tierOf.apply(key);
+            if (tier != null) {
+                config = tiers.getOrDefault(tier, defaultConfig);
+            }
+        }
+        return Limiters.create(ctx, config);
+    }
+
+    /**
+     * The limiter of {@code key}, created if absent (possibly evicting another key's).
+     *
+     * @param key the key; not null
+     * @return its limiter
+     */
+    public RateLimiter limiter(K key) {
+        return registry.get(key);
+    }
+
+    /**
+     * Takes one permit for {@code key} if available now.
+     *
+     * @param key the key
+     * @return true if granted
+     */
+    public boolean tryAcquire(K key) {
+        return tryAcquire(key, 1);
+    }
+
+    /**
+     * Takes {@code permits} for {@code key} if available now.
+     *
+     * @param key the key
+     * @param permits how many, at least 1
+     * @return true if granted
+     */
+    public boolean tryAcquire(K key, int permits) {
+        return registry.get(key).tryAcquire(permits, ctx.ticker().read());
+    }
+
+    /**
+     * Takes {@code permits} for {@code key} if available now, reporting the decision.
+     *
+     * @param key the key
+     * @param permits how many, at least 1
+     * @param into overwritten with the decision
+     * @return true if granted
+     */
+    public boolean tryAcquire(K key, int permits, RateLimitDecision into) {
+        return registry.get(key).tryAcquire(permits, ctx.ticker().read(), into);
+    }
+
+    /**
+     * Takes {@code permits} for {@code key}, waiting up to {@code maxWait}; see
+     * {@link RateLimiter#acquire(int, Duration)}.
+     *
+     * @param key the key
+     * @param permits how many
+     * @param maxWait the longest wait
+     */
+    public void acquire(K key, int permits, Duration maxWait) {
+        registry.get(key).acquire(permits, maxWait);
+    }
+
+    /**
+     * Registers a listener for the events of every key.
+     *
+     * @param listener the listener
+     * @return closing it unregisters the listener
+     */
+    public Subscription onEvent(Consumer<? super RateLimiterEvent> listener) {
+        return ctx.events().subscribe(listener);
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
+    }
+
+    /** @return keys tracked now, at most {@link #maxEntries()} */
+    public int size() {
+        return registry.size();
+    }
+
+    /** @return the bound on keys */
+    public int maxEntries() {
+        return registry.maxEntries();
+    }
+
+    /** @return keys evicted since creation */
+    public long evictionCount() {
+        return registry.evictionCount();
+    }
+
+    /** Evicts every key idle longer than the idle timeout. */
+    public void cleanUp() {
+        registry.cleanUp();
+    }
+
+    LimiterContext context() {
+        return ctx;
+    }
+
+    /**
+     * Builds a {@link KeyedRateLimiter}. Not thread-safe; {@link #build()} validates.
+     *
+     * @param <K> the key type
+     */
+    public static final class Builder<K> {
+        private final String name;
+        private RateLimiterConfig defaultConfig;
+        private final Map<String, RateLimiterConfig> tiers = new HashMap<>();
+        private Function<? super K, String> tierOf;
+        private int maxEntries = 10_000;
+        private Duration idleTimeout = Duration.ofMinutes(10);
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * The config of keys without a configured tier (required). Its ticker and sleeper serve
+         * every key.
+         *
+         * @param config the config
+         * @return this builder
+         */
+        public Builder<K> defaultConfig(RateLimiterConfig config) {
+            this.defaultConfig = config;
+            return this;
+        }
+
+        /**
+         * Adds a tier.
+         *
+         * @param tier the tier's name, as {@code tierOf} returns it
+         * @param config its config (its ticker and sleeper are ignored: the default config's are used)
+         * @return this builder
+         */
+        public Builder<K> tier(String tier, RateLimiterConfig config) {
+            tiers.put(Objects.requireNonNull(tier, "tier"), Objects.requireNonNull(config, "config"));
+            return this;
+        }
+
+        /**
+         * Maps a key to its tier (default: every key in the default tier). Called once per key when its
+         * limiter is created.
+         *
+         * @param tierOf the mapping; may return null for the default
+         * @return this builder
+         */
+        public Builder<K> tierOf(Function<? super K, String> tierOf) {
+            this.tierOf = tierOf;
+            return this;
+        }
+
+        /**
+         * The bound on keys tracked at once (default 10,000).
+         *
+         * @param maxEntries at least 1
+         * @return this builder
+         */
+        public Builder<K> maxEntries(int maxEntries) {
+            this.maxEntries = maxEntries;
+            return this;
+        }
+
+        /**
+         * How long an unused key is kept before it may be evicted without space pressure (default 10
+         * minutes).
+         *
+         * @param idleTimeout greater than zero
+         * @return this builder
+         */
+        public Builder<K> idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the keyed limiter
+         */
+        public KeyedRateLimiter<K> build() {
+            Validate.name("KeyedRateLimiter", name);
+            String policy = Validate.describe("KeyedRateLimiter", name);
+            Validate.notNull(policy, "defaultConfig", defaultConfig);
+            Validate.positive(policy, "maxEntries", maxEntries);
+            Validate.positive(policy, "idleTimeout", idleTimeout);
+            if (!tiers.isEmpty()) {
+                Validate.notNull(policy, "tierOf", tierOf);
+            }
+            return new KeyedRateLimiter<>(this);
+        }
+    }
+}

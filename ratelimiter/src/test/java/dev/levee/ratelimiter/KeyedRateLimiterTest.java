@@ -1,0 +1,94 @@
+package dev.levee.ratelimiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.levee.core.InvalidConfigException;
+import dev.levee.core.ManualTicker;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class KeyedRateLimiterTest {
+    private final ManualTicker ticker = new ManualTicker(1_000L);
+
+    private RateLimiterConfig config(String name, long limit) {
+        return RateLimiterConfig.builder(name).rate(limit, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build();
+    }
+
+    @Test
+    void aMillionDistinctKeysStayWithinTheEntryBound() {
+        KeyedRateLimiter<Integer> keyed = KeyedRateLimiter.<Integer>builder("per-client")
+                .defaultConfig(config("default", 5)).maxEntries(10_000).build();
+        int maxSeen = 0;
+        for (int key = 0; key < 1_000_000; key++) {
+            assertThat(keyed.tryAcquire(key)).isTrue(); // a fresh key has its whole budget
+            if ((key & 1023) == 0) {
+                maxSeen = Math.max(maxSeen, keyed.size());
+            }
+        }
+        assertThat(maxSeen).isLessThanOrEqualTo(10_000);
+        assertThat(keyed.size()).isLessThanOrEqualTo(10_000);
+        assertThat(keyed.evictionCount()).isGreaterThanOrEqualTo(990_000);
+    }
+
+    @Test
+    void eachKeyHasItsOwnBudgetAndTierLimit() {
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("per-tenant")
+                .defaultConfig(config("free", 2))
+                .tier("gold", config("gold", 5))
+                .tierOf(tenant -> tenant.startsWith("gold-") ? "gold" : null)
+                .build();
+        assertThat(grants(keyed, "alice", 10)).isEqualTo(2);
+        assertThat(grants(keyed, "bob", 10)).isEqualTo(2);
+        assertThat(grants(keyed, "gold-carol", 10)).isEqualTo(5);
+        assertThat(keyed.limiter("gold-carol").limit()).isEqualTo(5);
+        assertThat(keyed.limiter("alice").name()).isEqualTo("per-tenant");
+    }
+
+    @Test
+    void idleKeysAreEvicted() {
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("idle")
+                .defaultConfig(config("d", 1)).idleTimeout(Duration.ofMinutes(1)).build();
+        keyed.tryAcquire("a");
+        keyed.tryAcquire("b");
+        ticker.advance(Duration.ofMinutes(2));
+        keyed.cleanUp();
+        assertThat(keyed.size()).isZero();
+    }
+
+    @Test
+    void theDecisionFormReportsPerKey() {
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("decide")
+                .defaultConfig(config("d", 1)).build();
+        RateLimitDecision d = new RateLimitDecision();
+        assertThat(keyed.tryAcquire("k", 1, d)).isTrue();
+        assertThat(keyed.tryAcquire("k", 1, d)).isFalse();
+        assertThat(d.retryAfterNanos()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void builderBounds() {
+        assertThatThrownBy(() -> KeyedRateLimiter.builder("k").build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("defaultConfig");
+        assertThatThrownBy(() -> KeyedRateLimiter.builder("k").defaultConfig(config("d", 1)).maxEntries(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxEntries must be > 0 but was 0");
+        assertThatThrownBy(() -> KeyedRateLimiter.builder("k").defaultConfig(config("d", 1))
+                        .idleTimeout(Duration.ZERO).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("idleTimeout");
+        assertThatThrownBy(() -> KeyedRateLimiter.builder("k").defaultConfig(config("d", 1))
+                        .tier("gold", config("g", 2)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("tierOf");
+        assertThatThrownBy(() -> KeyedRateLimiter.builder(" ").defaultConfig(config("d", 1)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("name");
+    }
+
+    private static int grants(KeyedRateLimiter<String> keyed, String key, int tries) {
+        int n = 0;
+        for (int i = 0; i < tries; i++) {
+            if (keyed.tryAcquire(key)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
