@@ -32,7 +32,7 @@ final class MarkdownReport {
         StringBuilder md = new StringBuilder();
         md.append("## Results\n\n");
         if (!"full".equals(context.mode())) {
-            md.append("> **These are `").append(context.mode()).append("`-mode smoke figures, not the published table.** ")
+            md.append("> **These are `").append(context.mode()).append("`-mode figures: smoke figures, not the published table.** ")
                     .append("Few, short iterations on a shared machine: they show that every benchmark runs and what it ")
                     .append("allocates; the times and ratios are only indicative. The published table comes from ")
                     .append("`benchmarks/run` (full mode) on a quiet machine.\n\n");

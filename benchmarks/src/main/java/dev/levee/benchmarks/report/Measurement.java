@@ -1,5 +1,7 @@
 package dev.levee.benchmarks.report;
 
+import java.util.Locale;
+
 /**
  * One JMH result: one benchmark method at one thread count.
  *
@@ -24,6 +26,34 @@ record Measurement(
      */
     Library library() {
         return Library.of(className, method);
+    }
+
+    /**
+     * The operation this method measures: its name without the library prefix, lower case, e.g.
+     * {@code tryacquirerelease} for {@code leveeTryAcquireRelease} and
+     * {@code resilience4jTryAcquireRelease}.
+     *
+     * @return the operation, possibly empty (a method named just {@code guava})
+     */
+    String operation() {
+        String m = method.toLowerCase(Locale.ROOT);
+        Library library = library();
+        String prefix = library == Library.LEVEE || library.isPeer() ? library.name().toLowerCase(Locale.ROOT) : "";
+        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+    }
+
+    /**
+     * Whether {@code other} measures the same operation as this method, by the naming convention:
+     * one operation name starts or ends with the other ({@code tryAcquire} ~ {@code tryAcquirePermission},
+     * {@code acquireRelease} ~ {@code tryAcquireRelease}); an empty operation matches every one.
+     *
+     * @param other another measurement of the same class
+     * @return true if they are comparable operations
+     */
+    boolean sameOperation(Measurement other) {
+        String a = operation();
+        String b = other.operation();
+        return a.startsWith(b) || b.startsWith(a) || a.endsWith(b) || b.endsWith(a);
     }
 
     /**

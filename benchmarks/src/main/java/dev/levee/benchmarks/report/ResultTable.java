@@ -13,9 +13,14 @@ import java.util.stream.Collectors;
  * fastest peer of a class at a thread count, and the ratios of a Levee method to both.
  *
  * <p>Ratios are of point estimates (JMH's score), never of interval bounds:
- * {@code × fastest peer = levee / min(peer scores of the same class and thread count)} and
+ * {@code × fastest peer = levee / min(peer scores of the same class, thread count and operation)} and
  * {@code × floor = levee / FloorBenchmark.nanoTimeAndCas at the same thread count}. Both are NaN when
  * the divisor was not measured in this run: a ratio across runs would compare two machines' moods.
+ *
+ * <p><b>Same operation.</b> A class may measure several operations (a bulkhead's bare permit and its
+ * {@code execute}); a Levee method is compared with the peer methods that measure the same operation
+ * by name ({@link Measurement#sameOperation}), and with every peer method of the class only when no
+ * peer method's name matches.
  */
 final class ResultTable {
     private final List<Measurement> all;
@@ -89,14 +94,29 @@ final class ResultTable {
     }
 
     /**
-     * The fastest peer method of a class at a thread count.
+     * The fastest peer method measuring the same operation as {@code m} (same class and thread count),
+     * or, when no peer method matches the operation, the fastest peer method of the class.
      *
-     * @param className the class
-     * @param threads the thread count
+     * @param m a measurement, normally of Levee
      * @return the fastest peer's measurement, if any peer was measured
      */
-    Optional<Measurement> fastestPeer(String className, int threads) {
-        return fastest(m -> m.className().equals(className) && m.threads() == threads && m.library().isPeer());
+    Optional<Measurement> fastestPeer(Measurement m) {
+        return fastestComparable(m, p -> p.library().isPeer());
+    }
+
+    /**
+     * The fastest measurement of {@code m}'s class and thread count accepted by {@code filter},
+     * preferring those that measure the same operation as {@code m}.
+     *
+     * @param m the measurement to compare
+     * @param filter which methods may be compared with it
+     * @return the fastest comparable measurement, if any
+     */
+    Optional<Measurement> fastestComparable(Measurement m, Predicate<Measurement> filter) {
+        Predicate<Measurement> candidates = p -> p.className().equals(m.className()) && p.threads() == m.threads()
+                && filter.test(p);
+        Optional<Measurement> same = fastest(candidates.and(m::sameOperation));
+        return same.isPresent() ? same : fastest(candidates);
     }
 
     /**
@@ -119,7 +139,7 @@ final class ResultTable {
      * @return the ratio, NaN when no peer was measured
      */
     double ratioToFastestPeer(Measurement m) {
-        return fastestPeer(m.className(), m.threads()).map(p -> m.score() / p.score()).orElse(Double.NaN);
+        return fastestPeer(m).map(p -> m.score() / p.score()).orElse(Double.NaN);
     }
 
     /**

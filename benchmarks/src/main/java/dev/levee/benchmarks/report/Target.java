@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * take at most {@code bound} × the time of {@code against}".
  *
  * <p>The divisor is one of: a named peer's fastest method whose name contains {@code peerKeyword}
- * (e.g. resilience4j's count-window breaker), the fastest peer of the class, or the floor
+ * (e.g. resilience4j's count-window breaker), the fastest peer, or the floor
  * ({@code FloorBenchmark.nanoTimeAndCas}) at the same thread count. The check is
- * {@code ratio <= bound}, or {@code ratio < bound} for a strict target ("faster than").
+ * {@code ratio <= bound}, or {@code ratio < bound} for a strict target ("faster than"). Peer methods
+ * that measure the same operation as the Levee method are preferred (see {@link ResultTable}).
  *
  * <p>Targets are matched by the module's naming convention, never by exact method names, so a
  * benchmark that is renamed or not written yet makes the target <em>not measured</em> with the
@@ -96,12 +97,9 @@ record Target(
             case FLOOR:
                 return table.floor(m.threads());
             case FASTEST_PEER:
-                return table.fastestPeer(m.className(), m.threads());
+                return table.fastestPeer(m);
             default:
-                return table.fastest(p -> p.className().equals(m.className())
-                        && p.threads() == m.threads()
-                        && p.library() == peer
-                        && contains(p.method(), peerKeyword));
+                return table.fastestComparable(m, p -> p.library() == peer && contains(p.method(), peerKeyword));
         }
     }
 
