@@ -56,8 +56,8 @@ import org.slf4j.event.Level;
  * flag and rethrows the last failure (or returns the last failed result) at once.
  *
  * <p><b>Cost.</b> A call that succeeds at the first attempt allocates nothing and takes no lock: one
- * call of the chain, one {@code LongAdder} increment, and, with a budget, one ticker read and one CAS
- * to deposit. Everything else (delay computation, events, logs) happens only on the retry path.
+ * call of the chain and one {@code LongAdder} increment; with a budget, also a thread-local read, one
+ * ticker read and one CAS to deposit. Everything else (delay computation, events, logs) happens only on the retry path.
  *
  * <p>Thread-safe; build once, use for every call.
  */
@@ -126,7 +126,7 @@ public final class Retry implements Policy {
 
     /**
      * Creates a retry with the defaults: 3 attempts, exponential backoff from 100 ms with full jitter,
-     * a private default budget.
+     * no budget.
      *
      * @param name the name
      * @return the retry

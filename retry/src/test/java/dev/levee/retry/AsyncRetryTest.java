@@ -109,15 +109,17 @@ class AsyncRetryTest {
 
     @Test
     void cancellingTheResultStopsFurtherAttempts() {
-        Retry retry = Retry.of(config().build());
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        Retry retry = Retry.of(config().budget(budget).build());
         FlakyAsync call = new FlakyAsync(10);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(scheduler.pending()).isEqualTo(1);
         result.cancel(false);
         assertThat(scheduler.pending()).as("the pending backoff is cancelled").isZero();
+        assertThat(budget.retriesInFlight()).as("the withdrawn retry is returned").isZero();
+        assertThat(budget.requestsInFlight()).isZero();
         scheduler.advance(Duration.ofSeconds(10));
         assertThat(call.stages).hasSize(1);
-        assertThat(retry.budget().retriesInFlight()).isZero();
     }
 
     @Test

@@ -172,14 +172,16 @@ class HedgeTest {
 
     @Test
     void cancellingTheResultCancelsEveryAttemptAndTheTimer() {
-        Hedge hedge = Hedge.of(config().maxHedges(2).build());
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        Hedge hedge = Hedge.of(config().maxHedges(2).budget(budget).build());
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(50));
         result.cancel(true);
         assertThat(attempts.futures).allMatch(CompletableFuture::isCancelled);
         assertThat(scheduler.pending()).isZero();
-        assertThat(hedge.budget().retriesInFlight()).isZero();
+        assertThat(budget.retriesInFlight()).isZero();
+        assertThat(budget.requestsInFlight()).isZero();
     }
 
     @Test

@@ -39,7 +39,7 @@ class MetastableFailureSimulationTest {
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());
-        Retry retry = Retry.of(budgeted ? config.build() : config.withoutBudget().build());
+        Retry retry = Retry.of(budgeted ? config.defaultBudget().build() : config.build());
 
         int steps = SECONDS * 100;
         double[] load = new double[steps];
