@@ -1,0 +1,159 @@
+package dev.levee.examples;
+
+import dev.levee.core.CircuitOpenException;
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
+import dev.levee.core.ManualScheduler;
+import dev.levee.core.ManualTicker;
+import dev.levee.core.RandomSource;
+import dev.levee.retry.Backoff;
+import dev.levee.retry.Hedge;
+import dev.levee.retry.HedgeConfig;
+import dev.levee.retry.Jitter;
+import dev.levee.retry.Retry;
+import dev.levee.retry.RetryBudget;
+import dev.levee.retry.RetryBudgetConfig;
+import dev.levee.retry.RetryConfig;
+import dev.levee.retry.RetryEvent;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Retry, retry budgets and hedging in front of a simulated flaky downstream. Deterministic: manual time
+ * and seeded randomness, so every run prints the same lines. The methods are the examples of
+ * {@code docs/retry.md}.
+ */
+public final class RetryDemo {
+    private RetryDemo() {}
+
+    /** The recommended setup: exponential backoff with full jitter, client errors not retried. */
+    static Retry paymentsRetry(ManualTicker ticker, RandomSource random) {
+        return Retry.of(RetryConfig.builder("payments")
+                .maxAttempts(3)
+                .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
+                .jitter(Jitter.full())
+                .abortOn(IllegalArgumentException.class)          // a validation error will not heal
+                .ticker(ticker).sleeper(ticker).random(random)    // tests and demos: manual time
+                .build());
+    }
+
+    /** One budget per downstream, shared by every layer that retries calls to it. */
+    static RetryBudget inventoryBudget(ManualTicker ticker) {
+        return RetryBudget.of(RetryBudgetConfig.builder("inventory")
+                .retryRatio(0.2)                      // retries <= 20% of requests ...
+                .minRetriesPerSecond(10)              // ... plus 10 per second
+                .ttl(Duration.ofSeconds(10))          // over the last 10 s
+                .ticker(ticker)
+                .build());
+    }
+
+    static Retry layer(String name, RetryBudget budget, ManualTicker ticker) {
+        return Retry.of(RetryConfig.builder(name).budget(budget)
+                .backoff(Backoff.constant(Duration.ofMillis(10))).jitter(Jitter.none())
+                .ticker(ticker).sleeper(ticker).build());
+    }
+
+    /** A hedge that sends a second request when the first is slower than its recent 95th percentile. */
+    static Hedge searchHedge(ManualTicker ticker, ManualScheduler scheduler, RetryBudget budget) {
+        return Hedge.of(HedgeConfig.builder("search")
+                .percentileDelay(95, Duration.ofMillis(50))
+                .maxHedges(1)
+                .budget(budget)
+                .ticker(ticker).scheduler(scheduler)
+                .build());
+    }
+
+    /**
+     * Runs the demo: one line per call, then a summary per section.
+     *
+     * @param out where to print
+     */
+    public static void run(PrintStream out) {
+        ManualTicker ticker = new ManualTicker();
+        RandomSource random = RandomSource.seeded(7);
+
+        out.println("-- retry: a downstream that fails 40% of the time --");
+        Retry retry = paymentsRetry(ticker, random);
+        AtomicInteger attempts = new AtomicInteger();
+        retry.onEvent(e -> {
+            if (e instanceof RetryEvent.Retrying r) {
+                out.printf("   attempt %d failed (%s), waiting %d ms%n", r.attempt(), r.failure().getMessage(), r.delayNanos() / 1_000_000);
+            }
+        });
+        for (int call = 1; call <= 6; call++) {
+            attempts.set(0);
+            long start = ticker.read();
+            try {
+                String answer = retry.execute(() -> {
+                    attempts.incrementAndGet();
+                    if (random.nextDouble() < 0.4) {
+                        throw new IOException("connection reset");
+                    }
+                    return "charged";
+                });
+                out.printf("call %d: %s after %d attempt(s), %d ms%n", call, answer, attempts.get(), (ticker.read() - start) / 1_000_000);
+            } catch (IOException e) {
+                out.printf("call %d: failed after %d attempts: %s%n", call, attempts.get(), e.getMessage());
+            }
+        }
+        out.println("metrics: " + retry.metrics());
+
+        out.println("-- retry-after and the deadline --");
+        AtomicInteger tries = new AtomicInteger();
+        try (ContextScope scope = Deadline.after(Duration.ofMillis(500), ticker).attach()) {
+            retry.execute(() -> {
+                tries.incrementAndGet();
+                throw new CircuitOpenException("inventory-breaker", "open", Duration.ofSeconds(2).toNanos());
+            });
+        } catch (CircuitOpenException e) {
+            out.printf("breaker open for %d s but only 500 ms left: gave up at once after %d attempt%n",
+                    e.retryAfterSeconds(), tries.get());
+        }
+
+        out.println("-- three retry layers against a dead downstream --");
+        RetryBudget budget = inventoryBudget(ticker);
+        Retry outer = layer("gateway", budget, ticker);
+        Retry middle = layer("service", budget, ticker);
+        Retry inner = layer("client", budget, ticker);
+        AtomicInteger downstreamCalls = new AtomicInteger();
+        int requests = 1_000;
+        for (int i = 0; i < requests; i++) {
+            try {
+                outer.execute(() -> middle.execute(() -> inner.execute(() -> {
+                    downstreamCalls.incrementAndGet();
+                    throw new UncheckedIOException(new IOException("down"));
+                })));
+            } catch (UncheckedIOException expected) {
+                // every request fails: the downstream is dead
+            }
+        }
+        out.printf("%d requests made %d downstream calls (without a budget: %d); budget refusals: %d%n",
+                requests, downstreamCalls.get(), requests * 27, budget.refusals());
+
+        out.println("-- hedging a slow call --");
+        ManualScheduler scheduler = new ManualScheduler(ticker);
+        Hedge hedge = searchHedge(ticker, scheduler, RetryBudget.of(RetryBudgetConfig.builder("search").ticker(ticker).build()));
+        CompletableFuture<String> slowFirst = new CompletableFuture<>();
+        AtomicInteger hedgeAttempts = new AtomicInteger();
+        CompletionStage<String> answer = hedge.executeAsync(() -> hedgeAttempts.incrementAndGet() == 1
+                ? slowFirst : CompletableFuture.completedFuture("results from replica 2"));
+        scheduler.advance(Duration.ofMillis(50));
+        out.printf("hedged after 50 ms: %s; first attempt cancelled: %s%n",
+                answer.toCompletableFuture().getNow("(none)"), slowFirst.isCancelled());
+        out.println("hedge metrics: " + hedge.metrics());
+    }
+
+    /**
+     * Runs the demo on standard output.
+     *
+     * @param args ignored
+     */
+    public static void main(String[] args) {
+        run(System.out);
+    }
+}
