@@ -94,4 +94,19 @@ class TimeWindowBreakerTest {
         assertThat(rate).isBetween(24.99, 25.01);
         assertThat(w.breaches(0L, 1_000_000, 24.99, 100)).isEqualTo(SlidingWindow.FAILURE_RATE);
     }
+
+    @Test
+    void fewerBucketsForgetInCoarserSteps() {
+        Fixture coarse = new Fixture(Fixture.small().timeWindow(10, 1).minimumNumberOfCalls(10));
+        Fixture fine = new Fixture(Fixture.small().timeWindow(10, 10).minimumNumberOfCalls(10));
+        for (Fixture f : new Fixture[] {coarse, fine}) {
+            f.fail(3);
+            f.advance(12 * SECOND);
+        }
+        // One 10 s bucket keeps the failures up to 20 s; ten 1 s buckets forget them after 11 s.
+        assertThat(coarse.breaker.metrics().failedCalls()).isEqualTo(3);
+        assertThat(fine.breaker.metrics().failedCalls()).isZero();
+        coarse.advance(8 * SECOND);
+        assertThat(coarse.breaker.metrics().failedCalls()).isZero();
+    }
 }
