@@ -91,6 +91,8 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     private final LongAdder completed = new LongAdder();
     private final EventListeners<BulkheadEvent> listeners = new EventListeners<>();
     private volatile boolean closed;
+    /** Set when the grace period is over: a task reaching a worker after this does not start. */
+    private volatile boolean aborting;
 
     private ThreadPoolBulkhead(ThreadPoolBulkheadConfig config) {
         this.config = config;
@@ -297,6 +299,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             finished = false;
         }
         if (!finished) {
+            aborting = true;
             List<Runnable> neverStarted = executor.shutdownNow();
             for (Runnable r : neverStarted) {
                 if (r instanceof Task) {
@@ -437,6 +440,12 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
         }
         active.incrementAndGet();
         try (ContextScope ignored = snapshot.attach()) {
+            if (aborting) {
+                // Reached a worker (or, on virtual threads, a running slot) after the grace period.
+                promise.completeExceptionally(new BulkheadFullException(name, "ThreadPoolBulkhead '" + name
+                        + "' is closed before the call started", 0L));
+                return;
+            }
             Deadline deadline = snapshot.deadline();
             if (deadline != null && deadline.isExpired()) {
                 promise.completeExceptionally(new DeadlineExceededException(name, "ThreadPoolBulkhead '" + name

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Waiting for a slot: maxWait, the current deadline, interrupts; on the manual ticker and real threads. */
+@SuppressWarnings("try")
 class BulkheadWaitTest {
     private static final Duration BOUND = Duration.ofSeconds(20);
     private final ManualTicker ticker = new ManualTicker(5_000_000_000L);

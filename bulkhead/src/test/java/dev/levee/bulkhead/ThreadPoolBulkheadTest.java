@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try")
 class ThreadPoolBulkheadTest {
     private static final Duration BOUND = Duration.ofSeconds(20);
     private static final ThreadLocal<String> TENANT = new ThreadLocal<>();

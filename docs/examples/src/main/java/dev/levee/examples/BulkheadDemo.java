@@ -17,6 +17,7 @@ import dev.levee.core.ManualTicker;
 import dev.levee.core.Pipeline;
 import dev.levee.core.Policy;
 import dev.levee.core.RandomSource;
+import dev.levee.core.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Bulkheads in front of a simulated slow, flaky dependency, and every code example of
@@ -233,6 +235,29 @@ public final class BulkheadDemo {
                 .closeGracePeriod(Duration.ofSeconds(5))
                 .propagators(List.of(REQUEST_ID_PROPAGATOR))
                 .build());
+    }
+
+    /**
+     * The permit protocol without a lambda, as a framework filter would use it.
+     *
+     * @param bulkhead the bulkhead
+     * @param ticker the bulkhead's ticker
+     * @param handler the protected work
+     * @return what the handler returned
+     */
+    static String guarded(Bulkhead bulkhead, Ticker ticker, Supplier<String> handler) {
+        long start = ticker.read();
+        if (!bulkhead.tryAcquire(start)) {
+            throw bulkhead.rejection(start);
+        }
+        try {
+            String response = handler.get();
+            bulkhead.onSuccess(ticker.read() - start);
+            return response;
+        } catch (RuntimeException e) {
+            bulkhead.onFailure(ticker.read() - start, e);
+            throw e;
+        }
     }
 
     /**
