@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  *
  * @param <T> the result type
  */
+@SuppressWarnings("try") // scopes opened only to install and restore context
 final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     private final Retry retry;
     private final Chain next;

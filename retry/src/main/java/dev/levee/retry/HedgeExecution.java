@@ -24,6 +24,7 @@ import java.util.function.Supplier;
  *
  * @param <T> the result type
  */
+@SuppressWarnings("try") // scopes opened only to install and restore context
 final class HedgeExecution<T> {
     private final Hedge hedge;
     private final ContextSnapshot context = ContextSnapshot.capture();

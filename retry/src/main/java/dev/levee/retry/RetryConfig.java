@@ -307,10 +307,7 @@ public final class RetryConfig {
          */
         @SafeVarargs
         public final Builder abortOn(Class<? extends Throwable>... types) {
-            Class<? extends Throwable>[] copy = types.clone();
-            for (Class<? extends Throwable> type : copy) {
-                Objects.requireNonNull(type, "abortOn type");
-            }
+            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
             return abortIf(t -> {
                 for (Class<? extends Throwable> type : copy) {
                     if (type.isInstance(t)) {
