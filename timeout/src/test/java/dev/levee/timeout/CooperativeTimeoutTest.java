@@ -116,6 +116,23 @@ class CooperativeTimeoutTest {
     }
 
     @Test
+    void aBindingCurrentDeadlineIsReusedNotReattached() throws Exception {
+        Timeout timeout = cooperative(Duration.ofSeconds(1));
+        Deadline request = Deadline.afterNanos(200 * MS, ticker);
+        try (ContextScope scope = request.attach()) {
+            assertThat(timeout.execute(Deadline::currentOrNull)).isSameAs(request);
+            assertThat(Deadline.currentOrNull()).isSameAs(request);
+        }
+        Deadline loose = Deadline.afterNanos(5_000 * MS, ticker);
+        try (ContextScope scope = loose.attach()) {
+            Deadline seen = timeout.execute(Deadline::currentOrNull);
+            assertThat(seen).isNotSameAs(loose);
+            assertThat(seen.remainingNanos()).isEqualTo(1_000 * MS);
+            assertThat(Deadline.currentOrNull()).isSameAs(loose);
+        }
+    }
+
+    @Test
     void aDeadlineOnAnotherTickerIsReadOnItsOwnTicker() {
         ManualTicker other = new ManualTicker(-5_000L);
         Timeout timeout = cooperative(Duration.ofSeconds(1));

@@ -46,26 +46,54 @@ class ThreadTimeoutTest {
 
     @Test
     void aCallStuckInABlockingReadIsAbandonedAtTheDeadlineAndInterrupted() throws Exception {
-        Timeout timeout = Timeout.of("read", Duration.ofMillis(50));
+        // The deadline is fired by a manual scheduler once the worker is about to block, so a slow
+        // machine cannot make the call time out before it even starts reading.
+        ManualTicker ticker = new ManualTicker();
+        ManualScheduler scheduler = new ManualScheduler(ticker);
+        Timeout timeout = Timeout.of("read", TimeoutConfig.builder().timeout(Duration.ofMillis(50))
+                .ticker(ticker).scheduler(scheduler).build());
         AtomicReference<Throwable> workerSaw = new AtomicReference<>();
+        CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch workerDone = new CountDownLatch(1);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress("127.0.0.1", 0));
-            assertThatThrownBy(() -> timeout.execute(() -> {
-                try (SocketChannel channel = SocketChannel.open(server.getLocalAddress())) {
-                    return channel.read(ByteBuffer.allocate(16)); // the server never writes
-                } catch (IOException e) {
-                    workerSaw.set(e);
-                    throw e;
-                } finally {
-                    workerDone.countDown();
+            Future<Throwable> caller = callers.submit(() -> {
+                try {
+                    timeout.execute(() -> {
+                        try (SocketChannel channel = SocketChannel.open(server.getLocalAddress())) {
+                            reading.countDown();
+                            return channel.read(ByteBuffer.allocate(16)); // the server never writes
+                        } catch (IOException e) {
+                            workerSaw.set(e);
+                            throw e;
+                        } finally {
+                            workerDone.countDown();
+                        }
+                    });
+                    return null;
+                } catch (Throwable t) {
+                    return t;
                 }
-            })).isInstanceOf(DeadlineExceededException.class)
-                    .satisfies(e -> assertThat(((DeadlineExceededException) e).policyName()).isEqualTo("read"));
+            });
+            assertThat(reading.await(30, SECONDS)).isTrue();
+            await().atMost(30, SECONDS).until(() -> scheduler.pending() == 1);
+            scheduler.advance(50 * MS);
+            Throwable thrown = caller.get(30, SECONDS);
+            assertThat(thrown).isInstanceOf(DeadlineExceededException.class);
+            assertThat(((DeadlineExceededException) thrown).policyName()).isEqualTo("read");
+            assertThat(workerDone.await(30, SECONDS)).isTrue();
         }
-        assertThat(workerDone.await(30, SECONDS)).isTrue();
         assertThat(workerSaw.get()).isInstanceOf(ClosedByInterruptException.class);
         assertThat(timeout.timeoutCount()).isEqualTo(1);
+    }
+
+    @Test
+    void withRealTimeTheCallerReturnsAtTheDeadline() {
+        Timeout timeout = Timeout.of("real", Duration.ofMillis(20));
+        assertThatThrownBy(() -> timeout.execute(() -> {
+            new CountDownLatch(1).await();
+            return null;
+        })).isInstanceOf(DeadlineExceededException.class);
     }
 
     @Test
@@ -114,10 +142,10 @@ class ThreadTimeoutTest {
             await().atMost(30, SECONDS).untilAsserted(() -> {
                 assertThat(running.get()).isZero();
                 assertThat(pool.getActiveCount()).isZero();
+                assertThat(pool.getQueue()).isEmpty(); // calls still queued at their deadline never ran
             });
-            // Every call that started was interrupted; calls still queued at their deadline never ran.
+            // Every call that started was interrupted out of its wait.
             assertThat(interrupted.get()).isLessThanOrEqualTo(calls);
-            assertThat(pool.getQueue()).isEmpty();
         } finally {
             pool.shutdownNow();
         }
