@@ -223,6 +223,35 @@ class BulkheadTest {
     }
 
     @Test
+    void fairModeRefusesAFreeSlotToNewArrivalsWhileSomeoneWaits() throws Exception {
+        Bulkhead fair = Bulkhead.of(BulkheadConfig.builder("fair").maxConcurrentCalls(2).fair(true)
+                .ticker(ticker).build());
+        Bulkhead unfair = bulkhead(2);
+        // White-box: pretend a waiter is queued while a slot is free, the moment fairness is about.
+        java.lang.reflect.Field waiters = Bulkhead.class.getDeclaredField("waiters");
+        waiters.setAccessible(true);
+        waiters.setInt(fair, 1);
+        waiters.setInt(unfair, 1);
+        assertThat(fair.tryAcquire()).isFalse();
+        assertThat(unfair.tryAcquire()).isTrue();
+        waiters.setInt(fair, 0);
+        assertThat(fair.tryAcquire()).isTrue();
+        fair.onSuccess(0);
+        unfair.onSuccess(0);
+    }
+
+    @Test
+    void eventsCarryTheConfiguredTickersTime() {
+        Bulkhead b = bulkhead(1);
+        List<BulkheadEvent> events = new ArrayList<>();
+        b.onEvent(events::add);
+        b.tryAcquire();
+        ticker.advance(123);
+        b.tryAcquire(ticker.read());
+        assertThat(events).singleElement().extracting(BulkheadEvent::tickerNanos).isEqualTo(1_000_000_123L);
+    }
+
+    @Test
     void registryCreatesOneBulkheadPerName() {
         PolicyRegistry<BulkheadConfig, Bulkhead> registry =
                 Bulkhead.registry(BulkheadConfig.builder("default").maxConcurrentCalls(7).build());

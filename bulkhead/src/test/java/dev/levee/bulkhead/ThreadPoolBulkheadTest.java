@@ -328,6 +328,23 @@ class ThreadPoolBulkheadTest {
     }
 
     @Test
+    void closeUsesTheConfiguredGracePeriodAndEventsUseTheConfiguredTicker() {
+        ManualTicker ticker = new ManualTicker(77L);
+        ThreadPoolBulkhead b = pool(ThreadPoolBulkheadConfig.builder("cfg").maxThreads(1).queueCapacity(0)
+                .closeGracePeriod(Duration.ZERO).ticker(ticker));
+        List<BulkheadEvent> events = new ArrayList<>();
+        b.onEvent(events::add);
+        CompletableFuture<String> running = b.submit(this::blockUntilReleased);
+        await().atMost(BOUND).until(() -> b.activeCount() == 1);
+        b.submit(() -> "refused");
+        b.close();
+        assertThatThrownBy(running::join).cause().isInstanceOf(InterruptedException.class);
+        assertThat(events).extracting(BulkheadEvent::kind)
+                .containsExactly(BulkheadEvent.Kind.REJECTED, BulkheadEvent.Kind.CLOSED);
+        assertThat(events).allMatch(e -> e.tickerNanos() == 77L);
+    }
+
+    @Test
     void coreThreadsBelowMaxGrowOnlyWhenTheQueueIsFull() {
         ThreadPoolBulkhead b = pool(ThreadPoolBulkheadConfig.builder("grow").maxThreads(3).coreThreads(1)
                 .queueCapacity(1).keepAlive(Duration.ofMillis(50)));
