@@ -230,6 +230,42 @@ class HedgeTest {
     }
 
     @Test
+    void anInterruptedCallerCancelsTheAttemptsAndKeepsItsFlag() throws Exception {
+        List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.Executor threadPerTask = task -> {
+            Thread worker = new Thread(task);
+            workers.add(worker);
+            worker.start();
+        };
+        Hedge hedge = Hedge.of(config().executor(threadPerTask).build());
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean attemptInterrupted = new AtomicBoolean();
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> hedge.execute(() -> {
+                started.set(true);
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    attemptInterrupted.set(true);
+                    throw e;
+                }
+                return "never";
+            })).isInstanceOf(java.util.concurrent.CancellationException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(scheduler.pending()).as("the hedge timer is cancelled").isZero();
+        for (Thread worker : workers) {
+            worker.join(10_000);
+            assertThat(worker.isAlive()).as("the cancelled attempt's thread ends").isFalse();
+        }
+        // The attempt may have been cancelled before it started; if it started, it was interrupted.
+        assertThat(!started.get() || attemptInterrupted.get()).isTrue();
+    }
+
+    @Test
     void theSynchronousFormRethrowsTheFailureUnchanged() {
         Hedge hedge = Hedge.of(config().build());
         IOException failure = new IOException("down");
