@@ -23,8 +23,9 @@ import java.util.function.Function;
  * <p><b>Memory.</b> Built on the core {@link KeyedRegistry}: at most {@code maxEntries} keys at any
  * moment (the least recently used, or those idle longer than {@code idleTimeout}, are evicted first).
  * All keys share one name, ticker, listener list and counter set, so a key costs only its algorithm
- * state plus the registry's bookkeeping: about 32 bytes for GCRA, 72 for the token bucket, 64 for the
- * window counters, {@code 16·limit + 48} for the sliding log, plus about 120 bytes in the registry
+ * state plus the registry's bookkeeping: about 32 bytes for GCRA and the leaky bucket (keys of one tier
+ * share the parameters), 88 for the token bucket, 72 for the window counters, {@code 16·limit + 88}
+ * for the sliding log, plus about 120 bytes in the registry
  * and the key itself (64-bit JVM, compressed oops). An evicted key that returns starts with a full
  * budget, so size {@code maxEntries} above the number of keys active within one period, and set
  * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway

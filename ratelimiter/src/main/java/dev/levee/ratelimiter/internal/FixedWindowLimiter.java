@@ -3,7 +3,6 @@ package dev.levee.ratelimiter.internal;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Fixed window: at most {@code L} permits in each window {@code [origin + k·P, origin + (k+1)·P)}.
@@ -25,7 +24,6 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
 
-    private final ReentrantLock rateLock = new ReentrantLock();
     private volatile WindowState window;
 
     /**
@@ -141,7 +139,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
     @Override
     public void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
-        rateLock.lock();
+        ctx.rateLock.lock();
         try {
             WindowState old = window;
             long now = ctx.ticker.read();
@@ -156,7 +154,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 window = new WindowState(now, length, limit, count);
             }
         } finally {
-            rateLock.unlock();
+            ctx.rateLock.unlock();
         }
         ctx.rateChanged(limit, period.toNanos());
     }

@@ -94,9 +94,14 @@ public class GcraLimiter extends AbstractRateLimiter {
      */
     public GcraLimiter(LimiterContext ctx, RateLimiterConfig config) {
         super(ctx, config);
-        long start = config.warmUpNanos() > 0 ? ctx.ticker.read() : 0L;
-        this.params = new Params(config.limit(), config.periodNanos(), config.periodNanos() / config.limit(),
-                config.burst(), start, config.warmUpNanos(), config.coldFactor());
+        // Without warm-up the parameters depend on the config alone: limiters of one config (the keys of
+        // a keyed limiter) share them until a setRate gives one its own.
+        this.params = config.warmUpNanos() > 0 ? paramsOf(config, ctx.ticker.read()) : ctx.shared(config, c -> paramsOf(c, 0L));
+    }
+
+    private static Params paramsOf(RateLimiterConfig config, long warmUpStart) {
+        return new Params(config.limit(), config.periodNanos(), config.periodNanos() / config.limit(),
+                config.burst(), warmUpStart, config.warmUpNanos(), config.coldFactor());
     }
 
     /**

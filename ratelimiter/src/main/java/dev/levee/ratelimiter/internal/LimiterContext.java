@@ -3,10 +3,14 @@ package dev.levee.ratelimiter.internal;
 import dev.levee.core.EventListeners;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
+import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +26,10 @@ public final class LimiterContext {
     final Sleeper sleeper;
     final EventListeners<RateLimiterEvent> events = new EventListeners<>();
     final AtomicInteger waiting = new AtomicInteger();
+    /** Serializes rate changes of every limiter of this context (rare, never on a decision). */
+    final ReentrantLock rateLock = new ReentrantLock();
+    /** Immutable parameters shared by the limiters of one config (so a key costs only its state). */
+    private final ConcurrentHashMap<RateLimiterConfig, Object> shared = new ConcurrentHashMap<>();
     private volatile LimiterStats stats;
 
     /**
@@ -38,6 +46,11 @@ public final class LimiterContext {
     /** @return the name */
     public String name() {
         return name;
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> T shared(RateLimiterConfig config, Function<RateLimiterConfig, T> create) {
+        return (T) shared.computeIfAbsent(config, create);
     }
 
     /** @return the ticker */

@@ -3,7 +3,6 @@ package dev.levee.ratelimiter.internal;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Sliding-window counter: the fixed windows' counts, with the previous window weighted by the part of
@@ -34,7 +33,6 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final long MASK = (1L << BITS) - 1;
     private static final int EPOCH_SHIFT = 2 * BITS;
 
-    private final ReentrantLock rateLock = new ReentrantLock();
     private volatile WindowState window;
 
     /**
@@ -196,7 +194,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     @Override
     public void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
-        rateLock.lock();
+        ctx.rateLock.lock();
         try {
             WindowState old = window;
             long now = ctx.ticker.read();
@@ -222,7 +220,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 window = new WindowState(now, length, limit, Math.min(used, MASK));
             }
         } finally {
-            rateLock.unlock();
+            ctx.rateLock.unlock();
         }
         ctx.rateChanged(limit, period.toNanos());
     }

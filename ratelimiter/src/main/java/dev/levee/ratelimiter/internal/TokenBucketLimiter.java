@@ -5,7 +5,6 @@ import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A token bucket of capacity {@code C}, refilled with {@code L} tokens per period {@code P}, lazily
@@ -93,7 +92,6 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         }
     }
 
-    private final ReentrantLock rateLock = new ReentrantLock();
     private volatile Bucket bucket;
 
     /**
@@ -230,7 +228,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     @Override
     public void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
-        rateLock.lock();
+        ctx.rateLock.lock();
         try {
             Bucket old = bucket;
             long now = ctx.ticker.read();
@@ -242,7 +240,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             long tokens = a - Math.max(base, a - old.capacity); // negative while in debt
             bucket = new Bucket(now, period.toNanos(), limit, old.capacity, -tokens);
         } finally {
-            rateLock.unlock();
+            ctx.rateLock.unlock();
         }
         ctx.rateChanged(limit, period.toNanos());
     }
