@@ -237,6 +237,9 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
+            // The task never reaches the executor: unlink it so cancelling the failed stage cannot run
+            // its done() and release an admission twice.
+            promise.task = null;
             if (running != null) {
                 admitted.decrementAndGet();
             }
