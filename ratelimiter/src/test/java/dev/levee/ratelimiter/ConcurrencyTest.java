@@ -80,4 +80,57 @@ class ConcurrencyTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * Time moves while 16 threads decide, each with its own (possibly stale) clock reading: for GCRA
+     * and the token bucket the bound holds over the readings the grants were made with.
+     */
+    @ParameterizedTest
+    @EnumSource(value = RateLimitAlgorithm.class, names = {"GCRA", "TOKEN_BUCKET"})
+    void theBoundHoldsWhileTimeMoves(RateLimitAlgorithm algorithm) throws Exception {
+        ManualTicker ticker = new ManualTicker(7L);
+        long limit = 1_000;
+        long period = 1_000_000L; // T = 1 µs
+        long burst = 50;
+        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("moving")
+                .algorithm(algorithm).rate(limit, Duration.ofNanos(period)).burst(burst).ticker(ticker).build());
+        Grants[] perThread = new Grants[THREADS];
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                Grants mine = perThread[t] = new Grants();
+                workers.add(pool.submit(() -> {
+                    while (!done.get()) {
+                        long now = ticker.read();
+                        if (limiter.tryAcquire(1, now)) {
+                            mine.add(now, 1);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (int step = 0; step < 20_000; step++) {
+                ticker.advance(37);
+                Thread.onSpinWait();
+            }
+            done.set(true);
+            for (Future<?> w : workers) {
+                w.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Grants all = new Grants();
+        for (Grants g : perThread) {
+            for (int i = 0; i < g.size(); i++) {
+                all.add(g.timeAt(i), 1);
+            }
+        }
+        for (long w : new long[] {0, 999, 1_000, 10_000, period}) {
+            long bound = algorithm == RateLimitAlgorithm.GCRA ? burst + w / 1_000 : burst + w * limit / period + 1;
+            assertThat(all.maxInClosed(w)).as(algorithm + " W=" + w).isLessThanOrEqualTo(bound);
+        }
+    }
 }

@@ -18,6 +18,10 @@ final class Grants {
         size++;
     }
 
+    long timeAt(int i) {
+        return times[i];
+    }
+
     int size() {
         return size;
     }

@@ -18,6 +18,9 @@ import java.time.Duration;
  * </pre>
  * <b>Bound:</b> any {@code L + 1} grants include two numbered {@code j − L} and {@code j} that are at
  * least {@code P} apart, so a half-open interval of length {@code P} holds at most {@code L} grants.
+ * (Under concurrency, grants are numbered in CAS order while their times are the callers' clock
+ * readings; two threads that read the clock in one order and commit in the other can make the
+ * bound off by that skew, nanoseconds, never by a permit in steady traffic.)
  *
  * <p><b>Memory</b> is bounded by the limit: a ring of {@code C} slots (the limit at build;
  * {@code setRate} may lower the limit, not raise it above {@code C}), 16 bytes each, holding a
