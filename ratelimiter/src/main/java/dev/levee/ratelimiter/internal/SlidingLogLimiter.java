@@ -19,8 +19,10 @@ import java.time.Duration;
  * <b>Bound:</b> any {@code L + 1} grants include two numbered {@code j − L} and {@code j} that are at
  * least {@code P} apart, so a half-open interval of length {@code P} holds at most {@code L} grants.
  * (Under concurrency, grants are numbered in CAS order while their times are the callers' clock
- * readings; two threads that read the clock in one order and commit in the other can make the
- * bound off by that skew, nanoseconds, never by a permit in steady traffic.)
+ * readings. The bound is exact when callers commit in the order they read the clock (always with one
+ * thread, and with a frozen clock under any concurrency, which {@code ConcurrencyTest} checks); a
+ * caller that commits after a later reader can be granted against a log that is newer than its own
+ * reading, so measured by the callers' readings the window can shift by that skew.)
  *
  * <p><b>Memory</b> is bounded by the limit: a ring of {@code C} slots (the limit at build;
  * {@code setRate} may lower the limit, not raise it above {@code C}), 16 bytes each, holding a
