@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * so over any ttl, retries stay under {@code ratio · requests + minimum}; with the defaults (20%,
  * 10/s, 10 s) a failing dependency sees at most 1.2× its normal load plus 100 calls per 10 s, instead
  * of {@code maxAttempts}× (27× for three layers of three attempts). Deposits and withdrawals are kept
- * in {@linkplain WindowedCounter time-bucketed counters} on the ticker: ten buckets per ttl, so a
- * count expires between 0.9·ttl and ttl after it was made.
+ * in {@linkplain WindowedCounter time-bucketed counters} on the ticker: 10 to 20 buckets per ttl,
+ * so a count expires within ±10% of the ttl after it was made.
  *
  * <p><b>Concurrency form</b> (optional, {@link RetryBudgetConfig.Builder#maxConcurrentRetries}): in
  * addition, retries in flight (from the withdrawal until that attempt ends) stay at most

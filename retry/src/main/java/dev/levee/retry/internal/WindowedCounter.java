@@ -3,31 +3,36 @@ package dev.levee.retry.internal;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Events counted over a sliding window of time, lock-free: a ring of {@code BUCKETS} buckets, each one
- * {@code long} that packs the bucket's epoch tag and its count, updated by CAS.
+ * Events counted over a sliding window of time, lock-free: a ring of buckets, each one {@code long}
+ * that packs the bucket's epoch tag and its count, updated by CAS.
  *
- * <p><b>Model.</b> Time is cut into buckets of {@code width = window / BUCKETS} nanoseconds; the bucket
- * of time {@code t} has epoch {@code e = floor(t / width)} and lives in slot {@code e mod BUCKETS}.
- * A slot holds {@code (e mod 2^24) << 40 | count}. The first writer of a new epoch into a slot replaces
- * the stale epoch and count in the same CAS, so no separate reset step can race with an increment.
- * {@link #sum(long)} adds the counts of the slots whose tag belongs to the last {@code BUCKETS} epochs:
- * the window therefore covers between {@code (BUCKETS - 1) / BUCKETS} and all of {@code window}.
+ * <p><b>Model.</b> Time is cut into buckets whose width is a power of two nanoseconds,
+ * {@code width = 2^k <= window / 10} (so between a tenth and a twentieth of the window): the epoch of
+ * time {@code t} is {@code e = t >> k} — a shift, not a 64-bit division, because this runs on every
+ * request. The window is the last {@code n = ceil(window / width)} epochs (10 to 20 buckets), kept in a
+ * ring of {@value #SLOTS} slots; slot {@code e & (SLOTS - 1)} holds {@code (e mod 2^24) << 40 | count}.
+ * The first writer of a new epoch into a slot replaces the stale epoch and count in the same CAS, so
+ * no separate reset step can race with an increment. {@link #sum(long)} adds the slots whose tag
+ * belongs to the last {@code n} epochs, so an event stops counting between {@code window - width} and
+ * {@code window + width} after it happened (within ±10% of the window).
  *
  * <p>Limits: a bucket counts up to {@code 2^40 - 1} events; a slot untouched for exactly a multiple of
- * {@code 2^24} epochs (194 days with 1 s buckets) would be read as current once.
+ * {@code 2^24} epochs (about 100 days with 10 s windows) would be read as current once.
  *
- * <p>No allocation after construction; every method is one or a few volatile reads and at most one
- * CAS per attempt.
+ * <p>No allocation after construction; an increment is one volatile read and one CAS when uncontended.
  */
 public final class WindowedCounter {
-    /** Buckets per window. */
+    /** Ring size: a power of two above the most buckets a window spans (20). */
+    public static final int SLOTS = 32;
+    /** The fewest buckets a window spans. */
     public static final int BUCKETS = 10;
     private static final int COUNT_BITS = 40;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
     private static final long TAG_MASK = (1L << 24) - 1;
 
-    private final long widthNanos;
-    private final AtomicLongArray slots = new AtomicLongArray(BUCKETS);
+    private final int shift;
+    private final int buckets;
+    private final AtomicLongArray slots = new AtomicLongArray(SLOTS);
 
     /**
      * @param windowNanos the window length; at least {@link #BUCKETS} nanoseconds
@@ -36,17 +41,29 @@ public final class WindowedCounter {
         if (windowNanos < BUCKETS) {
             throw new IllegalArgumentException("WindowedCounter: window must be >= " + BUCKETS + " ns but was " + windowNanos);
         }
-        this.widthNanos = windowNanos / BUCKETS;
+        this.shift = 63 - Long.numberOfLeadingZeros(windowNanos / BUCKETS);
+        long width = 1L << shift;
+        this.buckets = (int) ((windowNanos + width - 1) / width);
+    }
+
+    /** @return the bucket width in nanoseconds, a power of two */
+    public long widthNanos() {
+        return 1L << shift;
+    }
+
+    /** @return the buckets a window spans, 10 to 20 */
+    public int buckets() {
+        return buckets;
     }
 
     /**
      * The epoch of a ticker reading.
      *
      * @param nowNanos a ticker reading
-     * @return {@code floor(now / width)}
+     * @return {@code floor(now / width)}, an arithmetic shift
      */
     public long epoch(long nowNanos) {
-        return Math.floorDiv(nowNanos, widthNanos);
+        return nowNanos >> shift;
     }
 
     /**
@@ -101,7 +118,7 @@ public final class WindowedCounter {
     public long sum(long nowNanos) {
         long epoch = epoch(nowNanos);
         long total = 0;
-        for (int back = 0; back < BUCKETS; back++) {
+        for (int back = 0; back < buckets; back++) {
             long e = epoch - back;
             long value = slots.get(slot(e));
             if ((value >>> COUNT_BITS) == (e & TAG_MASK)) {
@@ -112,6 +129,6 @@ public final class WindowedCounter {
     }
 
     private static int slot(long epoch) {
-        return (int) Math.floorMod(epoch, (long) BUCKETS);
+        return (int) (epoch & (SLOTS - 1));
     }
 }
