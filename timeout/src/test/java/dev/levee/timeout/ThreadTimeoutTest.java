@@ -353,4 +353,49 @@ class ThreadTimeoutTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aCallerInterruptedBeforeTheCallGetsACancellationAndKeepsItsFlag() {
+        Timeout timeout = Timeout.of("pre-interrupted", Duration.ofSeconds(30));
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> timeout.execute(() -> "x")).isInstanceOf(CancellationException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void aPooledWorkerInterruptedAtATimeoutStartsItsNextTaskUninterrupted() throws Exception {
+        ThreadPoolExecutor pool = TimeoutExecutors.boundedDaemonPool(1);
+        ManualTicker ticker = new ManualTicker();
+        ManualScheduler scheduler = new ManualScheduler(ticker);
+        try {
+            Timeout timeout = Timeout.of("pooled", TimeoutConfig.builder().timeout(Duration.ofMillis(10))
+                    .executor(pool).ticker(ticker).scheduler(scheduler).build());
+            CountDownLatch started = new CountDownLatch(1);
+            Future<Throwable> caller = callers.submit(() -> {
+                try {
+                    timeout.execute(() -> {
+                        started.countDown();
+                        new CountDownLatch(1).await();
+                        return null;
+                    });
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            assertThat(started.await(30, SECONDS)).isTrue();
+            await().atMost(30, SECONDS).until(() -> scheduler.pending() == 1);
+            scheduler.advance(10 * MS);
+            assertThat(caller.get(30, SECONDS)).isInstanceOf(DeadlineExceededException.class);
+            AtomicBoolean nextSawInterrupt = new AtomicBoolean(true);
+            pool.submit(() -> nextSawInterrupt.set(Thread.currentThread().isInterrupted())).get(30, SECONDS);
+            assertThat(nextSawInterrupt.get()).isFalse();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
