@@ -1,6 +1,7 @@
 package dev.levee.benchmarks.report;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Renders the generated part of {@code docs/benchmarks.md}: the run's header (date, command, mode,
@@ -16,11 +17,17 @@ final class MarkdownReport {
     private final ResultTable table;
     private final RunSettings settings;
     private final RunContext context;
+    private final Map<String, String> failures;
 
     MarkdownReport(ResultTable table, RunSettings settings, RunContext context) {
+        this(table, settings, context, Map.of());
+    }
+
+    MarkdownReport(ResultTable table, RunSettings settings, RunContext context, Map<String, String> failures) {
         this.table = table;
         this.settings = settings;
         this.context = context;
+        this.failures = failures;
     }
 
     /**
@@ -38,6 +45,7 @@ final class MarkdownReport {
                     .append("`benchmarks/run` (full mode) on a quiet machine.\n\n");
         }
         header(md);
+        failures(md);
         targets(md);
         for (String cls : table.classes()) {
             classTable(md, cls);
@@ -62,6 +70,19 @@ final class MarkdownReport {
                 + String.join(", ", settings.threads().stream().map(String::valueOf).toList())
                 + "; profilers: " + settings.profilers()
                 + (settings.jvmArgs().isEmpty() ? "" : "; JVM args `" + settings.jvmArgs() + "`"));
+        md.append('\n');
+    }
+
+    private void failures(StringBuilder md) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        md.append("### Benchmarks that failed in this run\n\n")
+                .append("JMH carried on without them; they are missing from the tables, and the targets that need them ")
+                .append("read *not measured*. The full stack traces are in the run's `t<threads>.log`.\n\n")
+                .append("| Benchmark | Error |\n|---|---|\n");
+        failures.forEach((benchmark, error) -> md.append("| `").append(benchmark).append("` | ")
+                .append(error.replace("|", "\\|")).append(" |\n"));
         md.append('\n');
     }
 

@@ -51,7 +51,8 @@ public final class ReportGenerator {
                 options.getOrDefault("date",
                         ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"))),
                 options.getOrDefault("cpu", Machine.cpu()));
-        String generated = new MarkdownReport(new ResultTable(reader.measurements()), reader.settings(), context).render();
+        String generated = new MarkdownReport(new ResultTable(reader.measurements()), reader.settings(), context,
+                FailedBenchmarks.in(results)).render();
         String out = options.get("out");
         if (out == null) {
             System.out.print(generated);

@@ -130,6 +130,23 @@ class ReportGeneratorTest {
                 .contains("| 1 | baselineDirectCall | reference | 0.5 | ± 0.1 | 0 |  | 0.03× |");
     }
 
+    @Test
+    void failedBenchmarksAreNamedWithTheirErrorFromTheJmhLog(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("t2.log"), String.join("\n",
+                "# Threads: 2 threads, will synchronize iterations",
+                "# Benchmark: dev.levee.benchmarks.XBenchmark.leveeOk",
+                "# Warmup Iteration   1: 10.0 ns/op",
+                "# Threads: 2 threads, will synchronize iterations",
+                "# Benchmark: dev.levee.benchmarks.XBenchmark.leveeBroken",
+                "# Warmup Iteration   1: <failure>",
+                "",
+                "java.lang.IllegalStateException: bad setup",
+                "\tat dev.levee.benchmarks.XBenchmark.setUp(XBenchmark.java:1)",
+                ""));
+        assertThat(FailedBenchmarks.in(dir))
+                .containsExactly(Map.entry("XBenchmark.leveeBroken @2t", "java.lang.IllegalStateException: bad setup"));
+    }
+
     private static Measurement find(ResultTable table, String method) {
         return table.all().stream().filter(m -> m.method().equals(method)).findFirst().orElseThrow();
     }
