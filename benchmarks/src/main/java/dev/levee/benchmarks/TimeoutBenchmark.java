@@ -1,6 +1,8 @@
 package dev.levee.benchmarks;
 
 import dev.levee.core.CheckedSupplier;
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
 import dev.levee.timeout.Timeout;
 import dev.levee.timeout.TimeoutConfig;
 import dev.levee.timeout.TimeoutExecutors;
@@ -15,7 +17,9 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The overhead of a timeout around a call that returns at once (issue 6): what every call pays for
@@ -35,8 +39,12 @@ import org.openjdk.jmh.annotations.State;
  * </ul>
  * resilience4j's {@code TimeLimiter} (the peer of the last two) is not on the benchmarks classpath
  * ({@code resilience4j-timelimiter} is not a dependency of this module), so it is left out.
- * COOPERATIVE mode allocates the attached deadline and its scope (core offers no allocation-free way
- * to attach one); the thread and async variants allocate by nature (tasks, futures, timers).
+ * <p>{@link #leveeCooperativeUnderRequestDeadline} is COOPERATIVE mode when a request deadline
+ * (30 min away, tighter than the policy's 1 h) is already attached on the benchmark thread, as in a
+ * server handling a request that carried a deadline: the current deadline is reused, so it must be
+ * 0 B/op. Without a current deadline, COOPERATIVE mode allocates the deadline it attaches (core offers
+ * no allocation-free way to attach one); the thread and async variants allocate by nature (tasks,
+ * futures, timers).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,6 +64,36 @@ public class TimeoutBenchmark {
 
     private final dev.failsafe.FailsafeExecutor<Object> failsafe = dev.failsafe.Failsafe.with(
             dev.failsafe.Timeout.<Object>builder(TIMEOUT).withInterrupt().build());
+
+    private final Timeout cooperativeLong = Timeout.of("cooperative-long", TimeoutConfig.builder()
+            .timeout(Duration.ofHours(1)).mode(TimeoutMode.COOPERATIVE).build());
+
+    /** A request deadline attached on each benchmark thread for the whole trial. */
+    @State(Scope.Thread)
+    public static class RequestDeadline {
+        private ContextScope scope;
+
+        /** Attaches a deadline 30 minutes away. */
+        @Setup
+        public void attach() {
+            scope = Deadline.after(Duration.ofMinutes(30)).attach();
+        }
+
+        /** Detaches it. */
+        @TearDown
+        public void detach() {
+            scope.close();
+        }
+    }
+
+    /**
+     * @param request the attached request deadline
+     * @return the result through Levee's cooperative timeout under a binding request deadline
+     */
+    @Benchmark
+    public Object leveeCooperativeUnderRequestDeadline(RequestDeadline request) {
+        return cooperativeLong.execute(call);
+    }
 
     /** @return the result through Levee's cooperative timeout */
     @Benchmark
