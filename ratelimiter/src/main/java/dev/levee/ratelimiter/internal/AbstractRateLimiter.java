@@ -113,6 +113,22 @@ public abstract class AbstractRateLimiter implements RateLimiter {
             return;
         }
         while (true) {
+            if (!reserves()) {
+                // A window algorithm cannot book the future: look first (without counting a refusal),
+                // sleep until the permits are due if that fits, and only then ask.
+                long due = reservePeek(permits, now);
+                if (due > budget) {
+                    ctx.rejected(permits, due, now);
+                    throw refused(permits, due, deadline != null);
+                }
+                if (due > 0) {
+                    sleep(due, permits);
+                    long later = ctx.ticker.read();
+                    budget = Math.max(0L, budget - (later - now));
+                    now = later;
+                    continue;
+                }
+            }
             long r = reserve(permits, now, budget);
             if (r >= 0) {
                 if (r > 0) {
