@@ -29,6 +29,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -58,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link TimeoutMode#THREAD} (default): the call runs on a worker from the configured executor
  *       (virtual threads on JDK 21+, a bounded daemon pool on 17) inside the caller's captured context
  *       (its deadline and the configured {@link ContextPropagator}s) plus the call's deadline. The
- *       caller waits; the {@link Scheduler} fires the deadline. If the call finishes first, its result
+ *       caller waits; the {@link Scheduler} fires the deadline (with the system ticker and scheduler,
+ *       the caller's own timed wait does, which saves a round trip through the scheduler thread). If the call finishes first, its result
  *       or exception comes out unchanged (the same instance; an {@link Error} too). If the deadline
  *       comes first, the caller gets the rejection and the worker is interrupted
  *       ({@code interruptOnTimeout}, default true); a call still queued for a pool thread never runs.
@@ -108,6 +111,8 @@ public final class Timeout implements Policy {
     private final long minimumNanos;
     private final AdaptiveTimeout adaptive;
     private final List<ContextPropagator<?>> propagators;
+    /** THREAD mode on real time: the caller waits with a timed park instead of a scheduled timer. */
+    private final boolean timedWait;
     private final EventListeners<TimeoutEvent> listeners = new EventListeners<>();
     private final AsyncOutcomes asyncOutcomes = new AsyncOutcomes();
 
@@ -131,6 +136,7 @@ public final class Timeout implements Policy {
         this.minimumNanos = Math.max(1L, config.minimumRemainingNanos());
         this.adaptive = config.adaptive();
         this.propagators = config.propagators();
+        this.timedWait = ticker == Ticker.system() && scheduler == Scheduler.system();
         this.lastEffectiveNanos.set(adaptive != null ? adaptive.timeoutNanos() : timeoutNanos);
     }
 
@@ -336,23 +342,24 @@ public final class Timeout implements Policy {
             rejections.increment();
             throw new BulkheadFullException(name, "Timeout '" + name + "': the executor rejected the call", 0L, e);
         }
-        Scheduler.Cancellable timer = scheduler.schedule(() -> abandon(task, interrupt), effective);
+        // With real time on both sides the caller's own timed wait is the timer: no scheduler round trip.
+        Scheduler.Cancellable timer = timedWait ? null : scheduler.schedule(() -> abandon(task, interrupt), effective);
         try {
-            T value = task.get();
-            timer.cancel();
+            T value = timedWait ? awaitTimed(task, effective) : task.get();
+            disarm(timer);
             recordCompletion(start, effective, null);
             return value;
         } catch (ExecutionException e) {
-            timer.cancel();
+            disarm(timer);
             Throwable cause = e.getCause();
             recordCompletion(start, effective, cause);
             throw Exceptions.sneakyThrow(cause);
         } catch (CancellationException e) {
-            // Only the timer cancels the task while the caller waits: the deadline came first.
+            // Only the deadline cancels the task while the caller waits.
             recordTimeout(start, effective);
             throw timeoutRejection(effective);
         } catch (InterruptedException e) {
-            timer.cancel();
+            disarm(timer);
             abandon(task, true);
             Thread.currentThread().interrupt();
             recordInterrupted(start, effective);
@@ -360,6 +367,26 @@ public final class Timeout implements Policy {
                     "Timeout '" + name + "': the waiting caller was interrupted; the call was cancelled");
             cancelled.initCause(e);
             throw cancelled;
+        }
+    }
+
+    /**
+     * Waits up to {@code effectiveNanos}; at the deadline abandons the task, then reports whichever
+     * won: the cancellation ({@link CancellationException}) or an outcome that completed at the same
+     * instant.
+     */
+    private <T> T awaitTimed(FutureTask<T> task, long effectiveNanos) throws InterruptedException, ExecutionException {
+        try {
+            return task.get(effectiveNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException deadline) {
+            abandon(task, interrupt);
+            return task.get();
+        }
+    }
+
+    private static void disarm(Scheduler.Cancellable timer) {
+        if (timer != null) {
+            timer.cancel();
         }
     }
 
