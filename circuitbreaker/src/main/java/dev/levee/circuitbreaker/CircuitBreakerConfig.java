@@ -33,7 +33,7 @@ import java.util.function.IntFunction;
  *   <tr><td>consecutiveFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
  *   <tr><td>waitDurationInOpen</td><td>60 s</td><td>&gt; 0</td></tr>
  *   <tr><td>waitDurationMultiplier</td><td>1.0 (fixed wait)</td><td>[1, 100]</td></tr>
- *   <tr><td>maxWaitDurationInOpen</td><td>30 min</td><td>&gt;= waitDurationInOpen</td></tr>
+ *   <tr><td>maxWaitDurationInOpen</td><td>30 min, or waitDurationInOpen if longer</td><td>&gt;= waitDurationInOpen</td></tr>
  *   <tr><td>permittedCallsInHalfOpen</td><td>10</td><td>[1, 1000]</td></tr>
  *   <tr><td>successThresholdInHalfOpen</td><td>0 (decide by rates)</td><td>[0, permittedCallsInHalfOpen]</td></tr>
  *   <tr><td>maxWaitInHalfOpen</td><td>60 s</td><td>&gt; 0</td></tr>
@@ -49,6 +49,7 @@ public final class CircuitBreakerConfig {
             .failOn(DeadlineExceededException.class)
             .ignore(RejectedException.class)
             .build();
+    private static final Duration DEFAULT_MAX_WAIT_IN_OPEN = Duration.ofMinutes(30);
     private static final CircuitBreakerConfig DEFAULTS = builder().build();
 
     /** Largest count window: the packed window totals hold 21 bits per field. */
@@ -69,6 +70,8 @@ public final class CircuitBreakerConfig {
     private final Duration waitDurationInOpen;
     private final double waitDurationMultiplier;
     private final Duration maxWaitDurationInOpen;
+    /** The cap as the user set it, or null when it follows the default; kept so toBuilder() keeps following it. */
+    private final Duration maxWaitDurationInOpenSet;
     private final IntFunction<Duration> waitDurationFunction;
     private final int permittedCallsInHalfOpen;
     private final int successThresholdInHalfOpen;
@@ -90,7 +93,9 @@ public final class CircuitBreakerConfig {
         this.consecutiveFailureThreshold = b.consecutiveFailureThreshold;
         this.waitDurationInOpen = b.waitDurationInOpen;
         this.waitDurationMultiplier = b.waitDurationMultiplier;
-        this.maxWaitDurationInOpen = b.maxWaitDurationInOpen;
+        this.maxWaitDurationInOpenSet = b.maxWaitDurationInOpen;
+        this.maxWaitDurationInOpen = b.maxWaitDurationInOpen != null ? b.maxWaitDurationInOpen
+                : max(DEFAULT_MAX_WAIT_IN_OPEN, b.waitDurationInOpen);
         this.waitDurationFunction = b.waitDurationFunction;
         this.permittedCallsInHalfOpen = b.permittedCallsInHalfOpen;
         this.successThresholdInHalfOpen = b.successThresholdInHalfOpen;
@@ -259,6 +264,10 @@ public final class CircuitBreakerConfig {
         return Math.max(1L, Math.min(cap, wait));
     }
 
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
     private static long saturatedNanos(Duration d) {
         try {
             return d.toNanos();
@@ -292,7 +301,7 @@ public final class CircuitBreakerConfig {
         private int consecutiveFailureThreshold;
         private Duration waitDurationInOpen = Duration.ofSeconds(60);
         private double waitDurationMultiplier = 1.0;
-        private Duration maxWaitDurationInOpen = Duration.ofMinutes(30);
+        private Duration maxWaitDurationInOpen;
         private IntFunction<Duration> waitDurationFunction;
         private int permittedCallsInHalfOpen = 10;
         private int successThresholdInHalfOpen;
@@ -316,7 +325,7 @@ public final class CircuitBreakerConfig {
             consecutiveFailureThreshold = c.consecutiveFailureThreshold;
             waitDurationInOpen = c.waitDurationInOpen;
             waitDurationMultiplier = c.waitDurationMultiplier;
-            maxWaitDurationInOpen = c.maxWaitDurationInOpen;
+            maxWaitDurationInOpen = c.maxWaitDurationInOpenSet;
             waitDurationFunction = c.waitDurationFunction;
             permittedCallsInHalfOpen = c.permittedCallsInHalfOpen;
             successThresholdInHalfOpen = c.successThresholdInHalfOpen;
@@ -431,7 +440,7 @@ public final class CircuitBreakerConfig {
          * {@code wait(n) = min(max, waitDurationInOpen × multiplier^(n − 1))}.
          *
          * @param multiplier in [1, 100]; default 1 (fixed wait)
-         * @param max the cap, &gt;= waitDurationInOpen; default 30 min
+         * @param max the cap, &gt;= waitDurationInOpen; default 30 min, or waitDurationInOpen if longer
          * @return this builder
          */
         public Builder waitDurationBackoff(double multiplier, Duration max) {
@@ -549,9 +558,11 @@ public final class CircuitBreakerConfig {
             Validate.inRange(POLICY, "consecutiveFailureThreshold", consecutiveFailureThreshold, 0, 1_000_000);
             Validate.positive(POLICY, "waitDurationInOpen", waitDurationInOpen);
             Validate.inRange(POLICY, "waitDurationMultiplier", waitDurationMultiplier, 1.0, 100.0);
-            Validate.positive(POLICY, "maxWaitDurationInOpen", maxWaitDurationInOpen);
-            Validate.check(maxWaitDurationInOpen.compareTo(waitDurationInOpen) >= 0, POLICY, "maxWaitDurationInOpen",
-                    ">= waitDurationInOpen (" + waitDurationInOpen + ")", maxWaitDurationInOpen);
+            if (maxWaitDurationInOpen != null) {
+                Validate.positive(POLICY, "maxWaitDurationInOpen", maxWaitDurationInOpen);
+                Validate.check(maxWaitDurationInOpen.compareTo(waitDurationInOpen) >= 0, POLICY, "maxWaitDurationInOpen",
+                        ">= waitDurationInOpen (" + waitDurationInOpen + ")", maxWaitDurationInOpen);
+            }
             Validate.inRange(POLICY, "permittedCallsInHalfOpen", permittedCallsInHalfOpen, 1, MAX_PERMITTED_IN_HALF_OPEN);
             Validate.inRange(POLICY, "successThresholdInHalfOpen", successThresholdInHalfOpen, 0, permittedCallsInHalfOpen);
             Validate.positive(POLICY, "maxWaitInHalfOpen", maxWaitInHalfOpen);

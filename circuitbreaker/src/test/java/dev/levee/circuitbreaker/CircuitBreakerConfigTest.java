@@ -90,6 +90,17 @@ class CircuitBreakerConfigTest {
     }
 
     @Test
+    void theDefaultCapFollowsALongWaitUnlessSetExplicitly() {
+        CircuitBreakerConfig c = CircuitBreakerConfig.builder().waitDurationInOpen(Duration.ofHours(1)).build();
+        assertThat(c.maxWaitDurationInOpen()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.waitInOpenNanos(3)).isEqualTo(Duration.ofHours(1).toNanos());
+        CircuitBreakerConfig shorter = c.toBuilder().waitDurationInOpen(Duration.ofSeconds(5)).build();
+        assertThat(shorter.maxWaitDurationInOpen()).isEqualTo(Duration.ofMinutes(30));
+        rejects(b -> b.waitDurationBackoff(2, Duration.ofSeconds(10)).waitDurationInOpen(Duration.ofSeconds(11)),
+                "maxWaitDurationInOpen", ">= waitDurationInOpen (PT11S) but was PT10S");
+    }
+
+    @Test
     void waitInOpenFormula() {
         CircuitBreakerConfig c = CircuitBreakerConfig.builder().waitDurationInOpen(Duration.ofSeconds(1))
                 .waitDurationBackoff(3, Duration.ofSeconds(20)).build();
