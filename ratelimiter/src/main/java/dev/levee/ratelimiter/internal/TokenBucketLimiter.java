@@ -10,70 +10,73 @@ import java.time.Duration;
  * A token bucket of capacity {@code C}, refilled with {@code L} tokens per period {@code P}, lazily
  * and in exact integer arithmetic.
  *
- * <p><b>No rounding drift.</b> Instead of adding {@code elapsed·rate} to a token count at each call
- * (which loses the fraction every time), the bucket counts tokens on one exact production curve:
- * the number of tokens produced since the bucket's origin is
- * <pre>
- *   produced(e) = floor(e·L / P) = (e / P)·L + ((e mod P)·L) / P      (e = now − origin)
- * </pre>
- * which never overflows while {@code P·L} fits in a long. <b>State:</b> one {@code long},
- * {@code base}: tokens in the bucket are {@code min(C, produced − base)}.
- *
- * <p><b>Decision</b> for {@code n} tokens, one CAS:
- * <pre>
- *   a     = produced(now)
- *   start = max(base, a − C)          (a full bucket stops filling)
- *   grant iff a − start ≥ n           (then base := start + n)
- *   retryAfter = time when produced reaches start + n, minus now
- * </pre>
+ * <p><b>No rounding drift.</b> Adding {@code elapsed·rate} to a token count at each call loses the
+ * fraction every time. This bucket never does that; it keeps one {@code long} of state, in one of two
+ * exact representations chosen when the rate is set:
+ * <ul>
+ *   <li><b>Whole interval</b> ({@code P} a multiple of {@code L}, e.g. 100 per second): tokens arrive
+ *       every {@code I = P / L} nanoseconds and the state is the time the bucket will be full again,
+ *       {@code full}. This is GCRA with tolerance {@code τ = C·I}:
+ *       <pre>
+ *   next = max(full, now) + n·I;   grant iff next − C·I ≤ now   (then full := next)
+ *   tokens = floor((C·I − max(0, full − now)) / I)</pre></li>
+ *   <li><b>Any other rate</b> (e.g. 3 per second): tokens are counted on one exact production curve,
+ *       {@code produced(e) = floor(e·L/P) = (e / P)·L + ((e mod P)·L) / P} for {@code e} nanoseconds
+ *       since the bucket's origin (no overflow while {@code P·L} fits in a long), and the state is
+ *       {@code base}, with {@code tokens = min(C, produced − base)}:
+ *       <pre>
+ *   a = produced(now);  start = max(base, a − C);  grant iff a − start ≥ n   (then base := start + n)</pre></li>
+ * </ul>
  * <b>Bound.</b> In any interval of length {@code W} at most {@code C + floor(W·L/P) + 1} tokens are
- * granted (the bucket's content plus what is produced; whole tokens can arrive at both ends).
+ * granted (the bucket's content plus what is produced; on the counting curve whole tokens can arrive
+ * at both ends), and {@code C + floor(W / I)} in the whole-interval case.
  *
- * <p><b>Waiting</b> lets {@code base} run ahead of {@code produced} (a debt), so reserved tokens are
- * paid back before anyone else is served; the bound then holds for the callers' start times. A request
- * for more than {@code C} tokens is never granted. <b>Rate changes</b> seal the current bucket (its base
- * becomes a sentinel no CAS can match), carry its token count into a new bucket with a new origin,
- * and publish it; deciders that meet the seal re-read the bucket.
+ * <p><b>Waiting</b> lets the state run ahead of the refill (a debt), so reserved tokens are paid back
+ * before anyone else is served; the bound then holds for the callers' start times. A request for more
+ * than {@code C} tokens is never granted. <b>Rate changes</b> seal the current bucket (its state
+ * becomes a sentinel no CAS can match), carry its token count (or debt) into a new bucket, and publish
+ * it; deciders that meet the seal re-read the bucket.
  */
 public final class TokenBucketLimiter extends AbstractRateLimiter {
     private static final long SEALED = Long.MIN_VALUE;
-    private static final VarHandle BASE;
+    private static final VarHandle STATE;
 
     static {
         try {
-            BASE = MethodHandles.lookup().findVarHandle(Bucket.class, "base", long.class);
+            STATE = MethodHandles.lookup().findVarHandle(Bucket.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** One production curve and the state on it. */
+    /** One representation of the bucket and its state. */
     static final class Bucket {
         final long origin;
         final long periodNanos;
         final long refill;
         final long capacity;
-        /** {@code P / L} when exact, so {@code produced} is one division; else 0. */
+        /** {@code P / L} when exact (the whole-interval representation), else 0 (the counting curve). */
         final long interval;
-        @SuppressWarnings("unused") // accessed through BASE
-        volatile long base;
+        /** {@code C·I} in the whole-interval representation. */
+        final long tau;
+        @SuppressWarnings("unused") // accessed through STATE
+        volatile long state;
 
-        Bucket(long origin, long periodNanos, long refill, long capacity, long base) {
-            this.origin = origin;
+        Bucket(long now, long periodNanos, long refill, long capacity, long tokens) {
+            this.origin = now;
             this.periodNanos = periodNanos;
             this.refill = refill;
             this.capacity = capacity;
             this.interval = periodNanos % refill == 0 ? periodNanos / refill : 0L;
-            this.base = base;
+            this.tau = capacity * interval;
+            // Start holding `tokens` (negative: a debt carried over from a rate change).
+            this.state = interval > 0 ? now + (capacity - tokens) * interval : -tokens;
         }
 
         long produced(long now) {
             long e = now - origin;
             if (e <= 0) {
                 return 0L;
-            }
-            if (interval > 0) {
-                return e / interval;
             }
             return (e / periodNanos) * refill + ((e % periodNanos) * refill) / periodNanos;
         }
@@ -83,12 +86,39 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             if (k <= 0) {
                 return origin;
             }
-            if (interval > 0) {
-                return origin + k * interval;
-            }
             long whole = (k / refill) * periodNanos;
             long part = (k % refill) * periodNanos;
             return origin + whole + (part + refill - 1) / refill;
+        }
+
+        /** Tokens held at {@code now} in state {@code s}; negative while in debt. */
+        long tokens(long s, long now) {
+            if (interval > 0) {
+                return Math.floorDiv(tau - Math.max(0L, s - now), interval);
+            }
+            long a = produced(now);
+            return a - Math.max(s, a - capacity);
+        }
+
+        /** How long until {@code n} tokens are held, from state {@code s}. */
+        long retryAfter(long s, int n, long now) {
+            if (n > capacity) {
+                return Long.MAX_VALUE; // never fits in the bucket
+            }
+            if (interval > 0) {
+                return Math.max(0L, Math.max(s, now) + n * interval - tau - now);
+            }
+            long start = Math.max(s, produced(now) - capacity);
+            return Math.max(0L, timeOf(start + n) - now);
+        }
+
+        /** How long until the bucket is full, from state {@code s}. */
+        long resetAfter(long s, long now) {
+            if (interval > 0) {
+                return Math.max(0L, s - now);
+            }
+            long start = Math.max(s, produced(now) - capacity);
+            return Math.max(0L, timeOf(start + capacity) - now);
         }
     }
 
@@ -100,9 +130,30 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
      */
     public TokenBucketLimiter(LimiterContext ctx, RateLimiterConfig config) {
         super(ctx, config);
-        // A new bucket is full: produced(origin) = 0, so base = −C.
         this.bucket = new Bucket(ctx.ticker.read(), config.periodNanos(), config.limit(), config.burst(),
-                -config.burst());
+                config.burst());
+    }
+
+    /**
+     * The state after taking {@code n} tokens at {@code now} from state {@code s}, or
+     * {@link #SEALED} if they are not there (the sentinel is never a real state).
+     */
+    private static long take(Bucket b, long s, int n, long now) {
+        if (b.interval > 0) {
+            long next = Math.max(s, now) + n * b.interval;
+            return next - b.tau <= now ? next : SEALED;
+        }
+        long a = b.produced(now);
+        long start = Math.max(s, a - b.capacity);
+        return a - start >= n ? start + n : SEALED;
+    }
+
+    /** The state after reserving {@code n} tokens regardless of availability (a debt if short). */
+    private static long reserveState(Bucket b, long s, int n, long now) {
+        if (b.interval > 0) {
+            return Math.max(s, now) + n * b.interval;
+        }
+        return Math.max(s, b.produced(now) - b.capacity) + n;
     }
 
     @Override
@@ -110,19 +161,18 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         checkPermits(permits);
         Bucket b = bucket;
         while (true) {
-            long base = (long) BASE.getVolatile(b);
-            if (base == SEALED) {
+            long s = (long) STATE.getVolatile(b);
+            if (s == SEALED) {
                 Thread.onSpinWait();
                 b = bucket;
                 continue;
             }
-            long a = b.produced(nowNanos);
-            long start = Math.max(base, a - b.capacity);
-            if (a - start < permits) {
-                ctx.rejected(permits, retryAfter(b, start, permits, nowNanos), nowNanos);
+            long next = take(b, s, permits, nowNanos);
+            if (next == SEALED) {
+                ctx.rejected(permits, b.retryAfter(s, permits, nowNanos), nowNanos);
                 return false;
             }
-            if (BASE.compareAndSet(b, base, start + permits)) {
+            if (STATE.compareAndSet(b, s, next)) {
                 ctx.granted(permits);
                 return true;
             }
@@ -134,33 +184,25 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         checkPermits(permits);
         Bucket b = bucket;
         while (true) {
-            long base = (long) BASE.getVolatile(b);
-            if (base == SEALED) {
+            long s = (long) STATE.getVolatile(b);
+            if (s == SEALED) {
                 Thread.onSpinWait();
                 b = bucket;
                 continue;
             }
-            long a = b.produced(nowNanos);
-            long start = Math.max(base, a - b.capacity);
-            if (a - start < permits) {
-                long retryAfter = retryAfter(b, start, permits, nowNanos);
+            long next = take(b, s, permits, nowNanos);
+            if (next == SEALED) {
+                long retryAfter = b.retryAfter(s, permits, nowNanos);
                 ctx.rejected(permits, retryAfter, nowNanos);
-                into.set(false, b.refill, a - start, retryAfter, b.timeOf(start + b.capacity) - nowNanos);
+                into.set(false, b.refill, b.tokens(s, nowNanos), retryAfter, b.resetAfter(s, nowNanos));
                 return false;
             }
-            if (BASE.compareAndSet(b, base, start + permits)) {
+            if (STATE.compareAndSet(b, s, next)) {
                 ctx.granted(permits);
-                into.set(true, b.refill, a - start - permits, 0L, b.timeOf(start + permits + b.capacity) - nowNanos);
+                into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
                 return true;
             }
         }
-    }
-
-    private static long retryAfter(Bucket b, long start, int permits, long now) {
-        if (permits > b.capacity) {
-            return Long.MAX_VALUE; // never fits in the bucket
-        }
-        return Math.max(0L, b.timeOf(start + permits) - now);
     }
 
     @Override
@@ -168,20 +210,18 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         checkPermits(permits);
         Bucket b = bucket;
         while (true) {
-            long base = (long) BASE.getVolatile(b);
-            if (base == SEALED) {
+            long s = (long) STATE.getVolatile(b);
+            if (s == SEALED) {
                 Thread.onSpinWait();
                 b = bucket;
                 continue;
             }
-            long a = b.produced(nowNanos);
-            long start = Math.max(base, a - b.capacity);
-            long wait = permits > b.capacity ? Long.MAX_VALUE : Math.max(0L, b.timeOf(start + permits) - nowNanos);
+            long wait = b.retryAfter(s, permits, nowNanos);
             if (wait > maxWaitNanos) {
                 ctx.rejected(permits, wait, nowNanos);
                 return ~wait;
             }
-            if (BASE.compareAndSet(b, base, start + permits)) {
+            if (STATE.compareAndSet(b, s, reserveState(b, s, permits, nowNanos))) {
                 ctx.granted(permits);
                 return wait;
             }
@@ -191,12 +231,8 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     @Override
     long reservePeek(int permits, long nowNanos) {
         Bucket b = bucket;
-        long base = (long) BASE.getVolatile(b);
-        if (base == SEALED) {
-            return 0L;
-        }
-        long start = Math.max(base, b.produced(nowNanos) - b.capacity);
-        return retryAfter(b, start, permits, nowNanos);
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : b.retryAfter(s, permits, nowNanos);
     }
 
     @Override
@@ -207,12 +243,8 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     @Override
     public long availablePermits(long nowNanos) {
         Bucket b = bucket;
-        long base = (long) BASE.getVolatile(b);
-        if (base == SEALED) {
-            return 0L;
-        }
-        long a = b.produced(nowNanos);
-        return Math.max(0L, a - Math.max(base, a - b.capacity));
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : Math.max(0L, b.tokens(s, nowNanos));
     }
 
     @Override
@@ -232,13 +264,11 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         try {
             Bucket old = bucket;
             long now = ctx.ticker.read();
-            long base;
+            long s;
             do {
-                base = (long) BASE.getVolatile(old);
-            } while (!BASE.compareAndSet(old, base, SEALED));
-            long a = old.produced(now);
-            long tokens = a - Math.max(base, a - old.capacity); // negative while in debt
-            bucket = new Bucket(now, period.toNanos(), limit, old.capacity, -tokens);
+                s = (long) STATE.getVolatile(old);
+            } while (!STATE.compareAndSet(old, s, SEALED));
+            bucket = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
         } finally {
             ctx.rateLock.unlock();
         }
