@@ -95,6 +95,10 @@ public final class CircuitBreaker implements Gate {
     private final long maxWaitInHalfOpenNanos;
     private final boolean timeWindow;
 
+    private final String openMessage;
+    private final String forcedOpenMessage;
+    private final String halfOpenMessage;
+
     private final AtomicReference<Phase> phase;
     private final LongAdder notPermitted = new LongAdder();
     private final EventListeners<CircuitBreakerEvent> listeners = new EventListeners<>();
@@ -126,6 +130,9 @@ public final class CircuitBreaker implements Gate {
         this.successThresholdInHalfOpen = config.successThresholdInHalfOpen();
         this.maxWaitInHalfOpenNanos = config.maxWaitInHalfOpen().toNanos();
         this.timeWindow = config.slidingWindowType() == SlidingWindowType.TIME_BASED;
+        this.openMessage = "CircuitBreaker '" + name + "' is OPEN";
+        this.forcedOpenMessage = "CircuitBreaker '" + name + "' is FORCED_OPEN";
+        this.halfOpenMessage = "CircuitBreaker '" + name + "' is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
         this.phase = new AtomicReference<>(closedPhase(CircuitState.CLOSED, ticker.read()));
     }
 
@@ -249,21 +256,22 @@ public final class CircuitBreaker implements Gate {
     public RejectedException rejection(long nowNanos) {
         Phase p = phase.get();
         long retryAfter = p.state == CircuitState.OPEN ? Math.max(0L, p.openUntilNanos - nowNanos) : 0L;
-        String why;
+        // Messages are built once: rejections come in floods.
+        String message;
         switch (p.state) {
             case OPEN:
-                why = "is OPEN";
+                message = openMessage;
                 break;
             case FORCED_OPEN:
-                why = "is FORCED_OPEN";
+                message = forcedOpenMessage;
                 break;
             case HALF_OPEN:
-                why = "is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
+                message = halfOpenMessage;
                 break;
             default:
-                why = "refused the call (now " + p.state + ")";
+                message = "CircuitBreaker '" + name + "' refused the call (now " + p.state + ")";
         }
-        return new CircuitOpenException(name, "CircuitBreaker '" + name + "' " + why, retryAfter);
+        return new CircuitOpenException(name, message, retryAfter);
     }
 
     @Override
