@@ -357,9 +357,15 @@ class ThreadTimeoutTest {
     @Test
     void aCallerInterruptedBeforeTheCallGetsACancellationAndKeepsItsFlag() {
         Timeout timeout = Timeout.of("pre-interrupted", Duration.ofSeconds(30));
+        CountDownLatch never = new CountDownLatch(1);
         Thread.currentThread().interrupt();
         try {
-            assertThatThrownBy(() -> timeout.execute(() -> "x")).isInstanceOf(CancellationException.class);
+            // The call blocks, so only the caller's interrupt can end the wait. (A call that completes
+            // before the caller waits returns its result normally, with the flag still set.)
+            assertThatThrownBy(() -> timeout.execute(() -> {
+                never.await();
+                return "x";
+            })).isInstanceOf(CancellationException.class);
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
             Thread.interrupted();
