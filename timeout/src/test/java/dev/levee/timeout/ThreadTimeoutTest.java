@@ -207,10 +207,10 @@ class ThreadTimeoutTest {
 
     @Test
     void theCallDeadlineIsTheShorterOneOnTheWorker() throws Exception {
-        Timeout timeout = Timeout.of("short", Duration.ofSeconds(1));
-        try (ContextScope scope = Deadline.after(Duration.ofSeconds(60)).attach()) {
+        Timeout timeout = Timeout.of("short", Duration.ofSeconds(30));
+        try (ContextScope scope = Deadline.after(Duration.ofSeconds(600)).attach()) {
             long remaining = timeout.execute(() -> Deadline.currentOrNull().remainingNanos());
-            assertThat(remaining).isLessThanOrEqualTo(1_000 * MS).isPositive();
+            assertThat(remaining).isLessThanOrEqualTo(30_000 * MS).isPositive();
         }
     }
 
