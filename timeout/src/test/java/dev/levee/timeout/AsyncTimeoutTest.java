@@ -154,4 +154,15 @@ class AsyncTimeoutTest {
         });
         assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(30 * MS);
     }
+
+    @Test
+    void onTheSystemSchedulerTheStageFailsAtTheDeadline() {
+        Timeout timeout = Timeout.of("async-real", Duration.ofMillis(20));
+        CompletableFuture<String> never = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> never);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> result.toCompletableFuture().isDone());
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(never).isCancelled();
+    }
 }

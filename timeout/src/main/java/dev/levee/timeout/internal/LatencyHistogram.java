@@ -8,11 +8,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p><b>Buckets.</b> Values below 16 ns get a bucket each. A larger value {@code v} with highest set
  * bit {@code e} (so {@code 2^e <= v < 2^(e+1)}) falls in one of 16 equal sub-buckets of that octave:
- * <pre>
+ * <pre>{@code
  *   sub   = (v >>> (e - 4)) & 15
  *   index = (e - 3) * 16 + sub                 for v >= 16
  *   lower = (16 + sub) << (e - 4),  width = 1 << (e - 4)
- * </pre>
+ * }</pre>
  * A bucket is at most 1/16 of its lower bound wide, so reporting its midpoint is off by at most
  * 1/32 ≈ 3.1 % of the true value. 960 buckets cover every positive {@code long}.
  */
