@@ -59,6 +59,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
     private long decide(int permits, long now, long ignoredWait, RateLimitDecision into) {
         checkPermits(permits);
         WindowState w = window;
+        int losses = 0;
         while (true) {
             long s = w.get();
             if (s == WindowState.SEALED) {
@@ -91,6 +92,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 }
                 return 0L;
             }
+            losses = Contention.backOff(losses);
         }
     }
 

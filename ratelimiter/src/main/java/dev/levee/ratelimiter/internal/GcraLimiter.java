@@ -152,6 +152,7 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
         long tau = tolerance(p, interval, permits, warming);
         long cost = interval * permits;
+        int losses = 0;
         while (true) {
             long current = (long) TAT.getVolatile(this);
             long next = Math.max(current, nowNanos) + cost;
@@ -163,6 +164,7 @@ public class GcraLimiter extends AbstractRateLimiter {
                 ctx.granted(permits);
                 return true;
             }
+            losses = Contention.backOff(losses);
         }
     }
 
@@ -177,6 +179,7 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
         long tau = tolerance(p, interval, permits, warming);
         long cost = interval * permits;
+        int losses = 0;
         while (true) {
             long current = (long) TAT.getVolatile(this);
             long next = Math.max(current, nowNanos) + cost;
@@ -192,6 +195,7 @@ public class GcraLimiter extends AbstractRateLimiter {
                 into.set(true, p.limit, remaining(p, next, nowNanos), 0L, next - nowNanos);
                 return true;
             }
+            losses = Contention.backOff(losses);
         }
     }
 
@@ -210,6 +214,7 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
         long tau = tolerance(p, interval, permits, warming);
         long cost = interval * permits;
+        int losses = 0;
         while (true) {
             long current = (long) TAT.getVolatile(this);
             long next = Math.max(current, nowNanos) + cost;
@@ -222,6 +227,7 @@ public class GcraLimiter extends AbstractRateLimiter {
                 ctx.granted(permits);
                 return wait;
             }
+            losses = Contention.backOff(losses);
         }
     }
 

@@ -83,6 +83,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private long decide(int permits, long now, RateLimitDecision into, boolean take) {
         checkPermits(permits);
         WindowState w = window;
+        int losses = 0;
         while (true) {
             long s = w.get();
             if (s == WindowState.SEALED) {
@@ -132,6 +133,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 }
                 return 0L;
             }
+            losses = Contention.backOff(losses);
         }
     }
 

@@ -160,6 +160,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     public boolean tryAcquire(int permits, long nowNanos) {
         checkPermits(permits);
         Bucket b = bucket;
+        int losses = 0;
         while (true) {
             long s = (long) STATE.getVolatile(b);
             if (s == SEALED) {
@@ -176,6 +177,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 ctx.granted(permits);
                 return true;
             }
+            losses = Contention.backOff(losses);
         }
     }
 
@@ -183,6 +185,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
         checkPermits(permits);
         Bucket b = bucket;
+        int losses = 0;
         while (true) {
             long s = (long) STATE.getVolatile(b);
             if (s == SEALED) {
@@ -202,6 +205,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
                 return true;
             }
+            losses = Contention.backOff(losses);
         }
     }
 
@@ -209,6 +213,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     public long reserve(int permits, long nowNanos, long maxWaitNanos) {
         checkPermits(permits);
         Bucket b = bucket;
+        int losses = 0;
         while (true) {
             long s = (long) STATE.getVolatile(b);
             if (s == SEALED) {
@@ -225,6 +230,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 ctx.granted(permits);
                 return wait;
             }
+            losses = Contention.backOff(losses);
         }
     }
 
