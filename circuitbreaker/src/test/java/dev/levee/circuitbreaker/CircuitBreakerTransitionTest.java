@@ -404,4 +404,18 @@ class CircuitBreakerTransitionTest {
         scheduler.advance(Duration.ofSeconds(10));
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
     }
+
+    @Test
+    void aProbeIsNeverAdmittedWithAReadingOlderThanTheOpening() {
+        Fixture f = new Fixture(Fixture.small());
+        long beforeOpening = f.ticker.read();
+        f.fail(5);
+        f.advance(10 * SECOND);
+        assertThat(f.acquire()).isTrue(); // moves to HALF_OPEN
+        // A caller that read the clock before the breaker opened cannot take a probe: its completion
+        // would look like a call from the CLOSED era and never free the probe.
+        assertThat(f.breaker.tryAcquire(beforeOpening)).isFalse();
+        assertThat(f.acquire()).isTrue();
+        assertThat(f.acquire()).isTrue();
+    }
 }
