@@ -69,8 +69,9 @@ import org.slf4j.LoggerFactory;
  * {@link CircuitBreakerConfig#defaultClassifier()}): an ignored outcome is not recorded and gives a
  * half-open probe back; {@link #onResult} consults the result predicate only when the classifier has one.
  *
- * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is one
- * atomic increment (count window) or one ticker reading plus one atomic add (time window); nothing is
+ * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is at most
+ * one atomic increment with a count window (none at all while the window holds only fast successes:
+ * nothing would change) or one ticker reading plus one atomic add with a time window; nothing is
  * allocated and no lock is taken. Failures and slow calls also check the thresholds. Events are built
  * only when someone listens; transitions allocate a new state record.
  *

@@ -30,6 +30,26 @@ class CountWindowTest {
     }
 
     @Test
+    void aCleanWindowSkipsSuccessesButStillEvictsAFailureAfterExactlySizeCalls() {
+        CountWindow w = new CountWindow(5);
+        for (int i = 0; i < 5 + 1234; i++) {
+            w.record(SlidingWindow.SUCCESS, 0);
+        }
+        w.record(SlidingWindow.FAILURE, 0);
+        assertThat(SlidingWindow.failures(w.totals(0))).isEqualTo(1);
+        for (int i = 0; i < 4; i++) {
+            w.record(SlidingWindow.SUCCESS, 0);
+        }
+        assertThat(SlidingWindow.failures(w.totals(0))).as("still among the last 5").isEqualTo(1);
+        w.record(SlidingWindow.SUCCESS, 0);
+        assertThat(SlidingWindow.failures(w.totals(0))).isZero();
+        assertThat(SlidingWindow.calls(w.totals(0))).isEqualTo(5);
+        // A slow success is a change even in a clean window.
+        w.record(SlidingWindow.SLOW_SUCCESS, 0);
+        assertThat(SlidingWindow.slowCalls(w.totals(0))).isEqualTo(1);
+    }
+
+    @Test
     void largestWindowFitsThePackedTotals() {
         CountWindow w = new CountWindow(1_000_000);
         for (int i = 0; i < 1_000_000; i++) {

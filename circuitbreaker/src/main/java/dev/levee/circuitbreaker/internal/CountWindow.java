@@ -12,6 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * only when the outcome changed. In steady state a success replaces a success, so a fast success costs
  * one atomic increment and one read.
  *
+ * <p><b>A clean window is not written.</b> When the window is full and holds only fast successes, recording
+ * another fast success would replace a success by a success: the window would not change. Such a success
+ * returns after one read of the totals, without claiming a slot, so a healthy dependency's calls write no
+ * shared memory at all and scale across cores. The index then simply stays put; the next failure takes
+ * the slot it points at (a success, like all of them) and is evicted exactly {@code size} recordings
+ * later, so the window still holds the last {@code size} calls.
+ *
  * <p><b>Exactness.</b> Because each slot changes only by CAS and the totals move by exactly the
  * difference of each successful CAS, the totals always equal the sum over the slots once in-flight
  * recordings finish: no drift, so no periodic recount is needed. Two recordings share a slot only if
@@ -24,6 +31,8 @@ public final class CountWindow extends SlidingWindow {
     private final AtomicIntegerArray slots;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicLong totals = new AtomicLong();
+    /** The totals of a full window of fast successes. */
+    private final long clean;
 
     /**
      * @param size the number of calls the window holds, in [1, 1 000 000]
@@ -31,6 +40,7 @@ public final class CountWindow extends SlidingWindow {
     public CountWindow(int size) {
         this.size = size;
         this.slots = new AtomicIntegerArray(size);
+        this.clean = pack(size, 0, 0);
     }
 
     @Override
@@ -40,6 +50,9 @@ public final class CountWindow extends SlidingWindow {
 
     @Override
     public void record(int outcome, long nowNanos) {
+        if (outcome == SUCCESS && totals.get() == clean) {
+            return;
+        }
         int slot = (next.getAndIncrement() & Integer.MAX_VALUE) % size;
         int old = slots.get(slot);
         while (old != outcome) {
