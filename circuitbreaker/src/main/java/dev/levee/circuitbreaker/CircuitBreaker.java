@@ -122,14 +122,14 @@ public final class CircuitBreaker implements Gate {
         this.ticker = config.ticker();
         this.classifier = config.classifier();
         this.classifiesResults = classifier.classifiesResults();
-        this.slowNanos = config.slowCallDurationThreshold().toNanos();
+        this.slowNanos = saturatedNanos(config.slowCallDurationThreshold());
         this.minimumCalls = config.minimumNumberOfCalls();
         this.failureRateThreshold = config.failureRateThreshold();
         this.slowCallRateThreshold = config.slowCallRateThreshold();
         this.consecutiveFailureThreshold = config.consecutiveFailureThreshold();
         this.permittedInHalfOpen = config.permittedCallsInHalfOpen();
         this.successThresholdInHalfOpen = config.successThresholdInHalfOpen();
-        this.maxWaitInHalfOpenNanos = config.maxWaitInHalfOpen().toNanos();
+        this.maxWaitInHalfOpenNanos = saturatedNanos(config.maxWaitInHalfOpen());
         this.timeWindow = config.slidingWindowType() == SlidingWindowType.TIME_BASED;
         this.openMessage = "CircuitBreaker '" + name + "' is OPEN";
         this.forcedOpenMessage = "CircuitBreaker '" + name + "' is FORCED_OPEN";
@@ -524,6 +524,11 @@ public final class CircuitBreaker implements Gate {
             LOG.info("Circuit breaker '{}' {} -> {}: {}", name, from.state, to.state, reason);
         }
         return true;
+    }
+
+    /** A duration in nanoseconds, clamped so that adding it to a ticker reading cannot wrap in practice. */
+    private static long saturatedNanos(java.time.Duration d) {
+        return d.compareTo(java.time.Duration.ofNanos(Long.MAX_VALUE / 4)) >= 0 ? Long.MAX_VALUE / 4 : d.toNanos();
     }
 
     private static double percent(long part, long whole) {

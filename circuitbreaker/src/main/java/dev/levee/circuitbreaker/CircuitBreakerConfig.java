@@ -268,12 +268,9 @@ public final class CircuitBreakerConfig {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
+    /** A duration in nanoseconds, clamped so that adding it to a ticker reading cannot wrap in practice. */
     private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException overflow) {
-            return Long.MAX_VALUE / 4;
-        }
+        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 4)) >= 0 ? Long.MAX_VALUE / 4 : d.toNanos();
     }
 
     @Override

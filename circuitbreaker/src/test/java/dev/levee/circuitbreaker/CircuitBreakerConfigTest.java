@@ -128,6 +128,22 @@ class CircuitBreakerConfigTest {
     }
 
     @Test
+    void hugeDurationsSaturateInsteadOfOverflowing() {
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        dev.levee.core.ManualTicker ticker = new dev.levee.core.ManualTicker();
+        CircuitBreaker breaker = CircuitBreaker.of("forever", CircuitBreakerConfig.builder()
+                .slowCallDurationThreshold(forever).maxWaitInHalfOpen(forever).waitDurationInOpen(forever)
+                .ticker(ticker).build());
+        breaker.transitionToOpen();
+        assertThat(breaker.tryAcquire(ticker.read())).isFalse();
+        assertThat(breaker.rejection(ticker.read()).retryAfterNanos()).isEqualTo(Long.MAX_VALUE / 4);
+        breaker.transitionToClosed();
+        assertThat(breaker.tryAcquire(ticker.read())).isTrue();
+        breaker.onSuccess(Long.MAX_VALUE / 2);
+        assertThat(breaker.metrics().slowCalls()).isZero();
+    }
+
+    @Test
     void breakerNameIsValidated() {
         assertThatThrownBy(() -> CircuitBreaker.of(" ", CircuitBreakerConfig.defaults()))
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("name");
