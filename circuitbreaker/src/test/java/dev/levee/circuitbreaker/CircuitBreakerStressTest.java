@@ -69,6 +69,37 @@ class CircuitBreakerStressTest {
     }
 
     @Test
+    void concurrentProbeCompletionsMakeExactlyOneDecision() throws Exception {
+        for (int round = 0; round < 40; round++) {
+            boolean probesFail = round % 2 == 1;
+            ManualTicker ticker = new ManualTicker();
+            CircuitBreaker breaker = CircuitBreaker.of("stress", CircuitBreakerConfig.builder()
+                    .permittedCallsInHalfOpen(8).waitDurationInOpen(Duration.ofSeconds(1)).ticker(ticker).build());
+            breaker.transitionToOpen();
+            ticker.advance(Duration.ofSeconds(1));
+            java.util.Queue<CircuitBreakerEvent.StateTransition> transitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            breaker.onStateTransition(transitions::add);
+            CyclicBarrier admittedAll = new CyclicBarrier(THREADS);
+            onThreads(THREADS, t -> {
+                boolean admitted = breaker.tryAcquire(ticker.read());
+                admittedAll.await(); // every probe is out before any comes back
+                if (admitted) {
+                    if (probesFail) {
+                        breaker.onFailure(1_000L, new java.io.IOException());
+                    } else {
+                        breaker.onSuccess(1_000L);
+                    }
+                }
+            });
+            assertThat(transitions).as("round %d", round).hasSize(2); // OPEN -> HALF_OPEN, then one decision
+            CircuitBreakerEvent.StateTransition decision = transitions.stream().skip(1).findFirst().orElseThrow();
+            assertThat(decision.from()).isEqualTo(CircuitState.HALF_OPEN);
+            assertThat(decision.to()).isEqualTo(probesFail ? CircuitState.OPEN : CircuitState.CLOSED);
+            assertThat(breaker.state()).isEqualTo(decision.to());
+        }
+    }
+
+    @Test
     void givenBackProbesAreReadmittedButNeverMoreThanPermittedAtOnce() throws Exception {
         ManualTicker ticker = new ManualTicker();
         int permitted = 4;
