@@ -153,17 +153,20 @@ public class GcraLimiter extends AbstractRateLimiter {
         long tau = tolerance(p, interval, permits, warming);
         long cost = interval * permits;
         int losses = 0;
+        long current = (long) TAT.getVolatile(this);
         while (true) {
-            long current = (long) TAT.getVolatile(this);
             long next = Math.max(current, nowNanos) + cost;
             if (next - tau > nowNanos) {
                 ctx.rejected(permits, next - tau - nowNanos, nowNanos);
                 return false;
             }
-            if (TAT.compareAndSet(this, current, next)) {
+            // The witness of a failed exchange is the new state: no second read of a contended line.
+            long witness = (long) TAT.compareAndExchange(this, current, next);
+            if (witness == current) {
                 ctx.granted(permits);
                 return true;
             }
+            current = witness;
             losses = Contention.backOff(losses);
         }
     }

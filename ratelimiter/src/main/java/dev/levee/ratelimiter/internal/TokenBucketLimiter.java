@@ -161,11 +161,12 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         checkPermits(permits);
         Bucket b = bucket;
         int losses = 0;
+        long s = (long) STATE.getVolatile(b);
         while (true) {
-            long s = (long) STATE.getVolatile(b);
             if (s == SEALED) {
                 Thread.onSpinWait();
                 b = bucket;
+                s = (long) STATE.getVolatile(b);
                 continue;
             }
             long next = take(b, s, permits, nowNanos);
@@ -173,10 +174,13 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 ctx.rejected(permits, b.retryAfter(s, permits, nowNanos), nowNanos);
                 return false;
             }
-            if (STATE.compareAndSet(b, s, next)) {
+            // The witness of a failed exchange is the new state: no second read of a contended line.
+            long witness = (long) STATE.compareAndExchange(b, s, next);
+            if (witness == s) {
                 ctx.granted(permits);
                 return true;
             }
+            s = witness;
             losses = Contention.backOff(losses);
         }
     }
