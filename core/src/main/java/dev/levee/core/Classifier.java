@@ -178,13 +178,15 @@ public final class Classifier {
 
         /**
          * Counts returned values matching {@code predicate} as failures (an HTTP 503, an empty
-         * answer). Results are untyped because one classifier serves every call of a policy.
+         * answer). Results are untyped because one classifier serves every call of a policy. Calling
+         * it again adds a predicate: a result is a failure if any of them matches.
          *
          * @param predicate the test; receives the result, possibly null
          * @return this builder
          */
         public Builder failOnResult(Predicate<Object> predicate) {
-            this.resultIsFailure = Objects.requireNonNull(predicate, "predicate");
+            Objects.requireNonNull(predicate, "predicate");
+            this.resultIsFailure = resultIsFailure == null ? predicate : resultIsFailure.or(predicate);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,7 +70,7 @@ public final class Deadline implements Comparable<Deadline> {
      */
     public static Deadline afterNanos(long timeoutNanos, Ticker ticker) {
         Objects.requireNonNull(ticker, "ticker");
-        return new Deadline(ticker, saturatedAdd(ticker.read(), timeoutNanos));
+        return new Deadline(ticker, Nanos.add(ticker.read(), timeoutNanos));
     }
 
     /**
@@ -161,7 +162,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @return {@code instant - now}, saturated
      */
     public long remainingNanos(long nowNanos) {
-        return saturatedSubtract(instantNanos, nowNanos);
+        return Nanos.subtract(instantNanos, nowNanos);
     }
 
     /**
@@ -194,7 +195,7 @@ public final class Deadline implements Comparable<Deadline> {
         if (localWork.isNegative()) {
             throw new IllegalArgumentException("Deadline: reserve must be >= 0 but was " + localWork);
         }
-        return new Deadline(ticker, saturatedSubtract(instantNanos, saturatedNanos(localWork)));
+        return new Deadline(ticker, Nanos.subtract(instantNanos, saturatedNanos(localWork)));
     }
 
     /**
@@ -224,7 +225,7 @@ public final class Deadline implements Comparable<Deadline> {
     @Override
     public int compareTo(Deadline other) {
         if (ticker == other.ticker) {
-            return Long.compare(saturatedSubtract(instantNanos, other.instantNanos), 0L);
+            return Long.compare(Nanos.subtract(instantNanos, other.instantNanos), 0L);
         }
         return Long.compare(remainingNanos(), other.remainingNanos());
     }
@@ -253,29 +254,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @return its length in nanoseconds, within {@code [Long.MIN_VALUE, Long.MAX_VALUE]}
      */
     public static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException overflow) {
-            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-    }
-
-    static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        // Overflow iff both operands have the same sign and the result's sign differs.
-        if (((a ^ r) & (b ^ r)) < 0) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
-    }
-
-    static long saturatedSubtract(long a, long b) {
-        long r = a - b;
-        // Overflow iff the operands have different signs and the result's sign differs from a's.
-        if (((a ^ b) & (a ^ r)) < 0) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
+        return Nanos.of(d);
     }
 
     /** Restores the previous current deadline when closed. */

@@ -122,6 +122,32 @@ public interface Gate extends Policy {
         onSuccess(latencyNanos);
     }
 
+    /**
+     * The permitted call returned {@code result}, with the clock reading taken when it ended.
+     * {@link Pipeline}s and the default {@code execute} call this form, so a gate that buckets
+     * outcomes by time (a time-window breaker) need not read the clock again; the default ignores
+     * {@code endNanos} and calls {@link #onResult(long, Object)}.
+     *
+     * @param endNanos the reading of {@link #ticker()} when the call ended
+     * @param latencyNanos how long the call took, in ticker nanoseconds
+     * @param result what the call returned, possibly null
+     */
+    default void onResultAt(long endNanos, long latencyNanos, Object result) {
+        onResult(latencyNanos, result);
+    }
+
+    /**
+     * The permitted call threw {@code error}, with the clock reading taken when it ended. The
+     * counterpart of {@link #onResultAt}; the default calls {@link #onFailure(long, Throwable)}.
+     *
+     * @param endNanos the reading of {@link #ticker()} when the call ended
+     * @param latencyNanos how long the call took, in ticker nanoseconds
+     * @param error what the call threw
+     */
+    default void onFailureAt(long endNanos, long latencyNanos, Throwable error) {
+        onFailure(latencyNanos, error);
+    }
+
     @Override
     default <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
         return GateRunner.execute(this, next, call);

@@ -21,10 +21,12 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            gate.onFailure(ticker.read() - start, t);
+            long end = ticker.read();
+            gate.onFailureAt(end, end - start, t);
             throw t;
         }
-        gate.onResult(ticker.read() - start, result);
+        long end = ticker.read();
+        gate.onResultAt(end, end - start, result);
         return result;
     }
 
@@ -38,11 +40,11 @@ final class GateRunner {
         }
         CompletionStage<T> stage = next.proceedAsync(call);
         return stage.whenComplete((result, failure) -> {
-            long latency = ticker.read() - start;
+            long end = ticker.read();
             if (failure != null) {
-                gate.onFailure(latency, Exceptions.unwrap(failure));
+                gate.onFailureAt(end, end - start, Exceptions.unwrap(failure));
             } else {
-                gate.onResult(latency, result);
+                gate.onResultAt(end, end - start, result);
             }
         });
     }
@@ -56,15 +58,15 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long latency = ticker.read() - start;
+            long end = ticker.read();
             for (int i = gates.length - 1; i >= 0; i--) {
-                gates[i].onFailure(latency, t);
+                gates[i].onFailureAt(end, end - start, t);
             }
             throw t;
         }
-        long latency = ticker.read() - start;
+        long end = ticker.read();
         for (int i = gates.length - 1; i >= 0; i--) {
-            gates[i].onResult(latency, result);
+            gates[i].onResultAt(end, end - start, result);
         }
         return result;
     }
@@ -78,12 +80,13 @@ final class GateRunner {
             return CompletableFuture.failedFuture(rejected);
         }
         return next.proceedAsync(call).whenComplete((result, failure) -> {
-            long latency = ticker.read() - start;
+            long end = ticker.read();
+            Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             for (int i = gates.length - 1; i >= 0; i--) {
-                if (failure != null) {
-                    gates[i].onFailure(latency, Exceptions.unwrap(failure));
+                if (cause != null) {
+                    gates[i].onFailureAt(end, end - start, cause);
                 } else {
-                    gates[i].onResult(latency, result);
+                    gates[i].onResultAt(end, end - start, result);
                 }
             }
         });

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * Named policies, created on first use: one circuit breaker per dependency, one limiter per API.
@@ -29,6 +30,7 @@ public final class PolicyRegistry<C, P> {
     private final ConcurrentHashMap<String, C> configs = new ConcurrentHashMap<>();
     private final C defaultConfig;
     private final BiFunction<String, C, P> factory;
+    private final EventListeners<P> created = new EventListeners<>();
 
     private PolicyRegistry(C defaultConfig, BiFunction<String, C, P> factory) {
         this.defaultConfig = defaultConfig;
@@ -125,8 +127,29 @@ public final class PolicyRegistry<C, P> {
         if (existing != null) {
             return existing;
         }
-        return policies.computeIfAbsent(name, n -> Objects.requireNonNull(
-                factory.apply(n, config), "PolicyRegistry: factory returned null for '" + n + "'"));
+        Object[] createdHere = new Object[1];
+        P policy = policies.computeIfAbsent(name, n -> {
+            P p = Objects.requireNonNull(
+                    factory.apply(n, config), "PolicyRegistry: factory returned null for '" + n + "'");
+            createdHere[0] = p;
+            return p;
+        });
+        if (createdHere[0] != null && !created.isEmpty()) {
+            created.publish(policy);
+        }
+        return policy;
+    }
+
+    /**
+     * Calls {@code listener} with every policy this registry creates from now on, after it is
+     * registered, on the creating thread; e.g. to bind metrics to breakers created on demand.
+     * Policies created earlier are in {@link #all()}.
+     *
+     * @param listener the listener
+     * @return closing it unregisters the listener
+     */
+    public Subscription onCreated(Consumer<? super P> listener) {
+        return created.subscribe(listener);
     }
 
     /**

@@ -58,4 +58,15 @@ class ClassifierTest {
         assertThat(extended.classify(new IOException())).isEqualTo(Outcome.IGNORED);
         assertThat(extended.classify(new IllegalArgumentException())).isEqualTo(Outcome.IGNORED);
     }
+
+    @Test
+    void resultPredicatesAccumulate() {
+        Classifier c = Classifier.builder()
+                .failOnResult(r -> "bad".equals(r))
+                .failOnResult(r -> r == null)
+                .build();
+        assertThat(c.classifyResult("bad")).isEqualTo(Outcome.FAILURE);
+        assertThat(c.classifyResult(null)).isEqualTo(Outcome.FAILURE);
+        assertThat(c.classifyResult("good")).isEqualTo(Outcome.SUCCESS);
+    }
 }

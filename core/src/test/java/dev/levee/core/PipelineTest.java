@@ -237,4 +237,22 @@ class PipelineTest {
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("Pipeline: policies[1] must not be null");
     }
+
+    @Test
+    void completionsCarryTheEndReading() {
+        long[] seen = new long[2];
+        RecordingGate g = new RecordingGate("g", ticker, journal) {
+            @Override
+            public void onResultAt(long endNanos, long latencyNanos, Object result) {
+                seen[0] = endNanos;
+                seen[1] = latencyNanos;
+                super.onResultAt(endNanos, latencyNanos, result);
+            }
+        };
+        Pipeline.of(g, new RecordingGate("h", ticker, journal)).execute(() -> ticker.advance(30));
+        assertThat(seen).containsExactly(1_030, 30);
+        journal.clear();
+        g.execute(() -> ticker.advance(5));
+        assertThat(seen).containsExactly(1_035, 5);
+    }
 }

@@ -90,4 +90,17 @@ class PolicyRegistryTest {
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("factory returned null for 'x'");
     }
+
+    @Test
+    void creationListenersSeeEachNewPolicyOnce() {
+        PolicyRegistry<Config, Thing> registry = PolicyRegistry.create(new Config(1), Thing::new);
+        List<String> seen = new ArrayList<>();
+        Subscription s = registry.onCreated(t -> seen.add(t.name()));
+        registry.get("a");
+        registry.get("a");
+        registry.get("b", new Config(2));
+        s.close();
+        registry.get("c");
+        assertThat(seen).containsExactly("a", "b");
+    }
 }

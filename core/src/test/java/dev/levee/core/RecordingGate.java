@@ -3,7 +3,7 @@ package dev.levee.core;
 import java.util.List;
 
 /** A gate for tests that records every protocol call into a shared journal. */
-final class RecordingGate implements Gate {
+class RecordingGate implements Gate {
     private final String name;
     private final Ticker ticker;
     private final List<String> journal;

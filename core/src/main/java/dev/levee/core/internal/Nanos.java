@@ -1,0 +1,59 @@
+package dev.levee.core.internal;
+
+import java.time.Duration;
+
+/**
+ * Saturating arithmetic on nanosecond {@code long}s: time math that clamps to
+ * {@code [Long.MIN_VALUE, Long.MAX_VALUE]} instead of wrapping into the past or the future. Shared by
+ * every module that adds durations to ticker readings.
+ */
+public final class Nanos {
+    private Nanos() {}
+
+    /**
+     * {@code a + b}, saturated. Overflow happened iff both operands have the same sign and the
+     * result's sign differs: {@code ((a ^ r) & (b ^ r)) < 0}.
+     *
+     * @param a an operand
+     * @param b an operand
+     * @return the saturated sum
+     */
+    public static long add(long a, long b) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
+    /**
+     * {@code a - b}, saturated. Overflow happened iff the operands have different signs and the
+     * result's sign differs from {@code a}'s: {@code ((a ^ b) & (a ^ r)) < 0}.
+     *
+     * @param a the minuend
+     * @param b the subtrahend
+     * @return the saturated difference
+     */
+    public static long subtract(long a, long b) {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
+    /**
+     * A duration's length in nanoseconds, saturated instead of throwing on overflow (a
+     * {@code Duration} reaches about 292 years of nanoseconds before {@code toNanos()} fails).
+     *
+     * @param d a duration
+     * @return its length in nanoseconds
+     */
+    public static long of(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+}
