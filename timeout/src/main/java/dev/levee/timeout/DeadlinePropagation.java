@@ -5,7 +5,7 @@ import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.timeout.internal.HeaderCodec;
-import dev.levee.timeout.internal.Nanos;
+import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 

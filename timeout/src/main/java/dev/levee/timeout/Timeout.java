@@ -17,7 +17,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.core.internal.Exceptions;
 import dev.levee.timeout.internal.AsyncTimeoutStage;
-import dev.levee.timeout.internal.Nanos;
+import dev.levee.core.internal.Nanos;
 import dev.levee.timeout.internal.WorkerCall;
 import java.time.Duration;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.levee.timeout;
 
 import dev.levee.core.ContextScope;
 import dev.levee.core.Deadline;
-import dev.levee.timeout.internal.Nanos;
+import dev.levee.core.internal.Nanos;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
