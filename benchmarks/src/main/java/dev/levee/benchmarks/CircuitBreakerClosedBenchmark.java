@@ -33,9 +33,13 @@ import org.openjdk.jmh.annotations.State;
  * each library's permit API without lambdas: Levee {@code tryAcquire(now)} + {@code onSuccess(latency)},
  * resilience4j {@code tryAcquirePermission()} + {@code onSuccess(latency, NANOSECONDS)}, Failsafe
  * {@code tryAcquirePermit()} + {@code recordSuccess()}. Nobody reads the clock to measure the call
- * (the latency is a constant, as a caller that already measured it would pass); the time-based windows
- * read their own clock to find the bucket, as they must. No listener, no metrics binder: the default
- * production set-up of each library.
+ * (the latency is a constant, as a caller that already measured it would pass). resilience4j's time
+ * window reads its own clock to find the bucket, as its API leaves it no other way. Levee's protocol
+ * lets the caller that measured the latency pass the end reading too ({@code onResultAt}), which is
+ * what a Levee {@code Pipeline} and {@code execute} do, so {@link #leveeTimeBased} reads no clock;
+ * {@link #leveeTimeBasedOwnClock} is the plain {@code onSuccess(latency)} by hand, which makes the
+ * window read the clock once, like resilience4j. Both are reported. No listener, no metrics binder:
+ * the default production set-up of each library.
  *
  * <p><b>Caveat for the reader.</b> All-success traffic keeps Levee's count window full of fast successes,
  * which Levee recognises and does not write to at all (nothing would change); that is the steady state
@@ -93,8 +97,17 @@ public class CircuitBreakerClosedBenchmark {
         return permitted;
     }
 
+    /** As a pipeline runs it: the caller that measured the latency also passes the end reading. */
     @Benchmark
     public boolean leveeTimeBased() {
+        boolean permitted = leveeTime.tryAcquire(NOW);
+        leveeTime.onResultAt(NOW + LATENCY_NANOS, LATENCY_NANOS, null);
+        return permitted;
+    }
+
+    /** The plain protocol by hand: {@code onSuccess(latency)} makes the window read its own clock. */
+    @Benchmark
+    public boolean leveeTimeBasedOwnClock() {
         boolean permitted = leveeTime.tryAcquire(NOW);
         leveeTime.onSuccess(LATENCY_NANOS);
         return permitted;

@@ -71,7 +71,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is at most
  * one atomic increment with a count window (none at all while the window holds only fast successes:
- * nothing would change) or one ticker reading plus one atomic add with a time window; nothing is
+ * nothing would change) or one atomic add with a time window, plus one ticker reading unless the caller
+ * passed the end reading ({@code onResultAt}, as pipelines and {@code execute} do); nothing is
  * allocated and no lock is taken. Failures and slow calls also check the thresholds. Events are built
  * only when someone listens; transitions allocate a new state record.
  *
@@ -277,46 +278,70 @@ public final class CircuitBreaker implements Gate {
 
     @Override
     public void onSuccess(long latencyNanos) {
+        succeeded(0L, false, latencyNanos);
+    }
+
+    @Override
+    public void onFailure(long latencyNanos, Throwable error) {
+        failed(0L, false, latencyNanos, error);
+    }
+
+    @Override
+    public void onResult(long latencyNanos, Object result) {
+        returned(0L, false, latencyNanos, result);
+    }
+
+    /** The pipeline's end reading saves the time window a second clock read per call. */
+    @Override
+    public void onResultAt(long endNanos, long latencyNanos, Object result) {
+        returned(endNanos, true, latencyNanos, result);
+    }
+
+    @Override
+    public void onFailureAt(long endNanos, long latencyNanos, Throwable error) {
+        failed(endNanos, true, latencyNanos, error);
+    }
+
+    @Override
+    public void onIgnored() {
+        ignored(0L, false, 0L, false);
+    }
+
+    private void returned(long end, boolean endKnown, long latencyNanos, Object result) {
+        if (classifiesResults && classifier.classifyResult(result) == Outcome.FAILURE) {
+            complete(phase.get(), true, latencyNanos, end, endKnown);
+        } else {
+            succeeded(end, endKnown, latencyNanos);
+        }
+    }
+
+    private void failed(long end, boolean endKnown, long latencyNanos, Throwable error) {
+        if (classifier.classify(error) == Outcome.IGNORED) {
+            ignored(latencyNanos, true, end, endKnown);
+        } else {
+            complete(phase.get(), true, latencyNanos, end, endKnown);
+        }
+    }
+
+    private void succeeded(long end, boolean endKnown, long latencyNanos) {
         Phase p = phase.get();
         if (p.state == CircuitState.CLOSED && latencyNanos <= slowNanos) {
             CallCounters c = counters;
             if (c != null) {
                 c.successful.increment();
             }
-            p.window.record(SlidingWindow.SUCCESS, timeWindow ? ticker.read() : 0L);
+            // A count window needs no time; a time window needs the end reading, read only if not given.
+            p.window.record(SlidingWindow.SUCCESS, timeWindow ? (endKnown ? end : ticker.read()) : 0L);
             AtomicInteger inARow = p.consecutiveFailures;
             if (inARow != null && inARow.get() != 0) {
                 inARow.set(0);
             }
             return;
         }
-        complete(p, false, latencyNanos);
+        complete(p, false, latencyNanos, end, endKnown);
     }
 
-    @Override
-    public void onFailure(long latencyNanos, Throwable error) {
-        if (classifier.classify(error) == Outcome.IGNORED) {
-            ignored(latencyNanos, true);
-        } else {
-            complete(phase.get(), true, latencyNanos);
-        }
-    }
-
-    @Override
-    public void onResult(long latencyNanos, Object result) {
-        if (classifiesResults && classifier.classifyResult(result) == Outcome.FAILURE) {
-            complete(phase.get(), true, latencyNanos);
-        } else {
-            onSuccess(latencyNanos);
-        }
-    }
-
-    @Override
-    public void onIgnored() {
-        ignored(0L, false);
-    }
-
-    private void ignored(long latencyNanos, boolean latencyKnown) {
+    private void ignored(long latencyNanos, boolean latencyKnown, long end, boolean endKnown) {
         CallCounters c = counters;
         if (c != null) {
             c.ignored.increment();
@@ -328,13 +353,13 @@ public final class CircuitBreaker implements Gate {
         // A plain onIgnored() (a later gate refused right after our tryAcquire) has no latency; it is
         // taken to belong to the current round. An ignored outcome with a latency is checked like any
         // other half-open completion.
-        if (latencyKnown && ticker.read() - latencyNanos - p.eraStartNanos < 0) {
+        if (latencyKnown && (endKnown ? end : ticker.read()) - latencyNanos - p.eraStartNanos < 0) {
             return;
         }
         p.probes.release();
     }
 
-    private void complete(Phase p, boolean failed, long latencyNanos) {
+    private void complete(Phase p, boolean failed, long latencyNanos, long end, boolean endKnown) {
         boolean slow = latencyNanos > slowNanos;
         CallCounters c = counters;
         if (c != null) {
@@ -343,7 +368,7 @@ public final class CircuitBreaker implements Gate {
         switch (p.state) {
             case CLOSED:
             case METRICS_ONLY: {
-                long now = ticker.read();
+                long now = endKnown ? end : ticker.read();
                 p.window.record(SlidingWindow.outcome(failed, slow), now);
                 AtomicInteger inARow = p.consecutiveFailures;
                 if (inARow != null) {
@@ -363,7 +388,7 @@ public final class CircuitBreaker implements Gate {
                 return;
             }
             case HALF_OPEN: {
-                long now = ticker.read();
+                long now = endKnown ? end : ticker.read();
                 if (now - latencyNanos - p.eraStartNanos < 0) {
                     return; // admitted in an earlier era: not a probe of this round
                 }
