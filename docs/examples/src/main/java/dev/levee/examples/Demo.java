@@ -24,6 +24,18 @@ public final class Demo {
      * @param out where to print
      */
     public static void run(PrintStream out) {
+        section(out, "A flaky dependency behind retry, circuit breaker, rate limiter, bulkhead and timeout");
+        PipelineDemo.run(out);
+        section(out, "Circuit breaker");
+        CircuitBreakerDemo.run(out);
+        section(out, "Retry, retry budgets and hedging");
+        RetryDemo.run(out);
+        section(out, "Rate limiters");
+        RateLimiterDemo.run(out);
+        section(out, "Bulkheads");
+        BulkheadDemo.run(out);
+        section(out, "Timeouts and deadline propagation");
+        TimeoutDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }
