@@ -133,4 +133,49 @@ class ConcurrencyTest {
             assertThat(all.maxInClosed(w)).as(algorithm + " W=" + w).isLessThanOrEqualTo(bound);
         }
     }
+
+    /**
+     * Rate changes while 16 threads decide (time frozen, same rate): every change seals the state and
+     * carries it over, so the total granted is still exactly the capacity, never more.
+     */
+    @ParameterizedTest
+    @EnumSource(RateLimitAlgorithm.class)
+    void rateChangesUnderLoadNeitherLoseNorInventPermits(RateLimitAlgorithm algorithm) throws Exception {
+        ManualTicker ticker = new ManualTicker(99L);
+        long limit = 3_000;
+        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("resealed")
+                .algorithm(algorithm).rate(limit, Duration.ofSeconds(3)).burst(900).ticker(ticker).build());
+        long expected = switch (algorithm) {
+            case GCRA, TOKEN_BUCKET -> 900;
+            case LEAKY_BUCKET -> 1;
+            default -> limit;
+        };
+        AtomicLong granted = new AtomicLong();
+        CyclicBarrier start = new CyclicBarrier(THREADS + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                workers.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < 2_000; i++) {
+                        if (limiter.tryAcquire(1, ticker.read())) {
+                            granted.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.await(10, TimeUnit.SECONDS);
+            for (int i = 0; i < 200; i++) {
+                limiter.setRate(limit, Duration.ofSeconds(3));
+            }
+            for (Future<?> w : workers) {
+                w.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(granted.get()).as(algorithm.name()).isEqualTo(expected);
+    }
 }

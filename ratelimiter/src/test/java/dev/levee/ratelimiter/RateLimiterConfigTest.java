@@ -186,4 +186,17 @@ class RateLimiterConfigTest {
         assertThatThrownBy(() -> limiter.tryAcquire(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> limiter.acquireNanos(1, -1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void hugeBurstsAtSlowRatesStayExact() {
+        RateLimiter bucket = RateLimiter.of(builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .rate(1, Duration.ofDays(365)).burst(1_000_000_000L).build());
+        assertThat(bucket.tryAcquire(1_000_000)).isTrue();
+        assertThat(bucket.availablePermits()).isEqualTo(999_000_000L);
+        RateLimiter gcra = RateLimiter.of(builder().rate(1_000_000, Duration.ofSeconds(1)).burst(1_000_000_000L).build());
+        assertThatThrownBy(() -> gcra.setRate(1, Duration.ofDays(365)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("fits in 61 bits");
+        assertThatThrownBy(() -> builder().rate(1, Duration.ofDays(365)).burst(1_000_000_000L).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("burst must be <=");
+    }
 }

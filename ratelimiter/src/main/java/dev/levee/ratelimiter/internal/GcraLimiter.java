@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import dev.levee.core.Validate;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
@@ -273,7 +274,11 @@ public class GcraLimiter extends AbstractRateLimiter {
     public final void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
         long periodNanos = period.toNanos();
-        setParams(limit, periodNanos, periodNanos / limit, false);
+        long interval = periodNanos / limit;
+        long burst = params.burst;
+        Validate.check(burst <= (Long.MAX_VALUE / 4) / interval, policy(), "limit",
+                "large enough that burst (" + burst + ") × interval fits in 61 bits", limit);
+        setParams(limit, periodNanos, interval, false);
     }
 
     /**

@@ -67,7 +67,10 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             this.periodNanos = periodNanos;
             this.refill = refill;
             this.capacity = capacity;
-            this.interval = periodNanos % refill == 0 ? periodNanos / refill : 0L;
+            long whole = periodNanos % refill == 0 ? periodNanos / refill : 0L;
+            // The time representation needs C·I to fit comfortably; a huge capacity at a slow rate
+            // uses the counting curve instead (also exact).
+            this.interval = whole > 0 && capacity <= (Long.MAX_VALUE / 4) / whole ? whole : 0L;
             this.tau = capacity * interval;
             // Start holding `tokens` (negative: a debt carried over from a rate change).
             this.state = interval > 0 ? now + (capacity - tokens) * interval : -tokens;
