@@ -43,6 +43,7 @@ public final class RateLimiterDemo {
      * @param out where to print
      */
     public static void run(PrintStream out) {
+        out.println("-- three ways to ask: " + threeWaysToAsk(apiLimiter(new ManualTicker()), "levee"));
         gcraInFrontOfAFlakyCall(out);
         perTenantTiers(out);
         leakyBucketQueue(out);
@@ -67,6 +68,21 @@ public final class RateLimiterDemo {
                 .sleeper(ticker)
                 .build();
         return RateLimiter.of(config);
+    }
+
+    /** The three ways to ask, as on the top of {@code docs/ratelimiter.md}. */
+    static String threeWaysToAsk(RateLimiter limiter, String query) {
+        String warmed = "";
+        if (limiter.tryAcquire()) {                          // boolean, allocation-free, lock-free
+            warmed = search("warm-up") + "; ";
+        }
+        String page = limiter.execute(() -> search(query));  // as a policy: refuses with RateLimitedException
+        limiter.acquire(1, Duration.ofMillis(50));           // waits up to 50 ms, or refuses at once
+        return warmed + page;
+    }
+
+    private static String search(String query) {
+        return "results for " + query;
     }
 
     /**
