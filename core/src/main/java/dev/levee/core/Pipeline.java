@@ -175,14 +175,24 @@ public final class Pipeline implements Policy {
         }
     }
 
-    /** Consecutive gates sharing one ticker, run with two clock readings per call. */
+    /**
+     * Consecutive gates sharing one ticker, run with two clock readings per call. Runs of two and three
+     * gates (the common pipelines) use unrolled forms whose call sites the JIT can inline; longer runs
+     * loop over the array.
+     */
     private static final class GateRun implements Policy {
         private final Gate[] gates;
+        private final Gate first;
+        private final Gate second;
+        private final Gate third;
         private final Ticker ticker;
         private final String name;
 
         GateRun(Gate[] gates) {
             this.gates = gates;
+            this.first = gates[0];
+            this.second = gates[1];
+            this.third = gates.length == 3 ? gates[2] : null;
             this.ticker = gates[0].ticker();
             StringJoiner joiner = new StringJoiner(",", "gates(", ")");
             for (Gate g : gates) {
@@ -198,7 +208,14 @@ public final class Pipeline implements Policy {
 
         @Override
         public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
-            return GateRunner.execute(gates, ticker, next, call);
+            switch (gates.length) {
+                case 2:
+                    return GateRunner.execute(first, second, ticker, next, call);
+                case 3:
+                    return GateRunner.execute(first, second, third, ticker, next, call);
+                default:
+                    return GateRunner.execute(gates, ticker, next, call);
+            }
         }
 
         @Override

@@ -255,4 +255,60 @@ class PipelineTest {
         g.execute(() -> ticker.advance(5));
         assertThat(seen).containsExactly(1_035, 5);
     }
+
+    @Test
+    void everyRunLengthRefusesAndReleasesInOrder() {
+        for (int length = 1; length <= 5; length++) {
+            for (int refusing = 0; refusing < length; refusing++) {
+                journal.clear();
+                RecordingGate[] gates = new RecordingGate[length];
+                for (int i = 0; i < length; i++) {
+                    gates[i] = new RecordingGate("g" + i, ticker, journal);
+                }
+                gates[refusing].permit = false;
+                assertThatThrownBy(() -> Pipeline.of(gates).execute(() -> "x"))
+                        .isInstanceOf(BulkheadFullException.class);
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i <= refusing; i++) {
+                    expected.add("g" + i + ".acquire@1000" + (i == refusing ? "(refused)" : ""));
+                }
+                for (int i = refusing - 1; i >= 0; i--) {
+                    expected.add("g" + i + ".ignored");
+                }
+                assertThat(journal).as("run of %d, gate %d refuses", length, refusing).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void everyRunLengthReportsSuccessAndFailureInnermostFirst() {
+        for (int length = 1; length <= 5; length++) {
+            RecordingGate[] gates = new RecordingGate[length];
+            for (int i = 0; i < length; i++) {
+                gates[i] = new RecordingGate("g" + i, ticker, journal);
+            }
+            Pipeline pipeline = Pipeline.of(gates);
+            journal.clear();
+            pipeline.execute(() -> ticker.advance(3));
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < length; i++) {
+                expected.add("g" + i + ".acquire@" + (ticker.read() - 3));
+            }
+            for (int i = length - 1; i >= 0; i--) {
+                expected.add("g" + i + ".success(3)");
+            }
+            assertThat(journal).isEqualTo(expected);
+
+            journal.clear();
+            IOException boom = new IOException();
+            assertThatThrownBy(() -> pipeline.execute(() -> {
+                        throw boom;
+                    }))
+                    .isSameAs(boom);
+            assertThat(journal.subList(length, journal.size()))
+                    .allMatch(line -> line.endsWith(".failure(IOException)"))
+                    .hasSize(length);
+            assertThat(journal.get(length)).startsWith("g" + (length - 1));
+        }
+    }
 }

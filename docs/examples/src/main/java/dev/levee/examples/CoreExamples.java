@@ -117,6 +117,25 @@ public final class CoreExamples {
         }
     }
 
+    /** The dependency of the "Policies" examples. */
+    interface Inventory {
+        int count(String sku) throws java.io.IOException;
+
+        void audit(String sku);
+
+        CompletionStage<Integer> countAsync(String sku);
+    }
+
+    /** The forms of running a call under a policy ({@code docs/core.md}, "Policies"). */
+    static int policyForms(Policy policy, Inventory inventory, String sku, Supplier<Integer> counter)
+            throws java.io.IOException {
+        int items = policy.execute(() -> inventory.count(sku));         // throws what count() throws
+        policy.run(() -> inventory.audit(sku));                         // no result
+        CompletionStage<Integer> later = policy.executeAsync(() -> inventory.countAsync(sku));
+        Supplier<Integer> decorated = policy.decorate(counter);         // same type back
+        return items + later.toCompletableFuture().join() + decorated.get();
+    }
+
     /** Composing policies: the first is the outermost. */
     static String pipeline(PrintStream out) {
         Policy logging = new Logging(out);
@@ -180,6 +199,25 @@ public final class CoreExamples {
      */
     public static void run(PrintStream out) {
         out.println("pipeline result: " + pipeline(out));
+        Inventory inventory = new Inventory() {
+            @Override
+            public int count(String sku) {
+                return 1;
+            }
+
+            @Override
+            public void audit(String sku) {}
+
+            @Override
+            public CompletionStage<Integer> countAsync(String sku) {
+                return CompletableFuture.completedFuture(2);
+            }
+        };
+        try {
+            out.println("policy forms: " + policyForms(new Logging(out), inventory, "sku-42", () -> 3));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         out.println("permit protocol: " + permitProtocol(new InFlightLimit("direct", 1)));
         Executor sameThreadPool = Runnable::run;
         deadlines(sameThreadPool, out);
