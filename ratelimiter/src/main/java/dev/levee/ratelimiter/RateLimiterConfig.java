@@ -176,7 +176,7 @@ public final class RateLimiterConfig {
             throw new InvalidConfigException(policy, "period", "in [PT0.000001S, P366D]", period);
         }
         if (algorithm == RateLimitAlgorithm.GCRA || algorithm == RateLimitAlgorithm.LEAKY_BUCKET) {
-            // T = floor(period / limit) must be at least 1 ns.
+            // T = ceil(period / limit); a limit above the period in nanoseconds would need T < 1 ns.
             Validate.check(nanos / limit >= 1, policy, "limit", "<= period in nanoseconds (" + nanos + ")", limit);
         }
         if (algorithm == RateLimitAlgorithm.TOKEN_BUCKET) {
@@ -343,7 +343,7 @@ public final class RateLimiterConfig {
             long b = burst == -1 ? Math.min(limit, MAX_LIMIT) : burst;
             Validate.inRange(policy, "burst", b, 1, MAX_LIMIT);
             if (algorithm == RateLimitAlgorithm.GCRA) {
-                long interval = period.toNanos() / limit;
+                long interval = dev.levee.ratelimiter.internal.GcraLimiter.emissionInterval(period.toNanos(), limit);
                 Validate.check(b <= Long.MAX_VALUE / 4 / interval, policy, "burst",
                         "<= " + (Long.MAX_VALUE / 4 / interval) + " (burst × interval must fit in 61 bits)", b);
             }

@@ -132,4 +132,30 @@ class GcraTest {
         }
         return granted;
     }
+
+    /**
+     * When the period is not a multiple of the limit, the emission interval is rounded up: at
+     * 600,000,000 per second the exact interval is 1.67 ns; rounding down to 1 ns would admit
+     * 1,000,000 calls in a millisecond instead of at most 600,000 + burst.
+     */
+    @Test
+    void roundingTheIntervalNeverOverAdmits() {
+        for (RateLimitAlgorithm algorithm : new RateLimitAlgorithm[] {RateLimitAlgorithm.GCRA, RateLimitAlgorithm.TOKEN_BUCKET}) {
+            ManualTicker ticker = new ManualTicker(1_000);
+            RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("fast")
+                    .algorithm(algorithm)
+                    .rate(600_000_000L, Duration.ofSeconds(1))
+                    .burst(1)
+                    .ticker(ticker)
+                    .build());
+            long granted = 0;
+            for (int ns = 0; ns < 1_000_000; ns++) {
+                if (limiter.tryAcquire(1, ticker.read())) {
+                    granted++;
+                }
+                ticker.advance(1);
+            }
+            assertThat(granted).as(algorithm.name()).isLessThanOrEqualTo(600_000 + 1);
+        }
+    }
 }

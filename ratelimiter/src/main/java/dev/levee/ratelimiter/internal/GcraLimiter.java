@@ -13,7 +13,7 @@ import java.time.Duration;
  *
  * <p><b>State:</b> one {@code long}, the theoretical arrival time {@code tat}: the instant at which
  * the limiter would be idle again if nothing else arrived. <b>Parameters:</b> the emission interval
- * {@code T = floor(period / limit)} nanoseconds and the burst tolerance {@code τ = burst·T}.
+ * {@code T = ceil(period / limit)} nanoseconds and the burst tolerance {@code τ = burst·T}.
  *
  * <p><b>Decision</b> for {@code n} permits at time {@code now}, one CAS:
  * <pre>
@@ -25,8 +25,10 @@ import java.time.Duration;
  * <b>Bound.</b> Every grant raises {@code tat} by at least {@code n·T} and leaves
  * {@code tat − τ ≤ now}, so in any closed interval of length {@code W} at most
  * {@code burst + floor(W / T)} permits are granted; a caller arriving every {@code T} or slower is
- * never refused. {@code T} is rounded down to a whole nanosecond, so the rate is exact when the period
- * is a multiple of the limit and otherwise higher by less than one part in {@code T}.
+ * never refused. {@code T} is rounded <em>up</em> to a whole nanosecond, so the rate is exact when the
+ * period is a multiple of the limit and otherwise lower by less than one part in {@code T}: rounding
+ * never lets the limiter admit more than {@code limit} per {@code period} (rounding down would, by up
+ * to 2× at a limit close to the period in nanoseconds).
  *
  * <p><b>Waiting</b> ({@link #reserve}): the permits are due at {@code next − τ}; if that is within the
  * wait allowed, {@code tat := next} reserves them and the caller sleeps {@code next − τ − now}; the
@@ -100,8 +102,20 @@ public class GcraLimiter extends AbstractRateLimiter {
         this.params = config.warmUpNanos() > 0 ? paramsOf(config, ctx.ticker.read()) : ctx.shared(config, c -> paramsOf(c, 0L));
     }
 
+    /**
+     * The emission interval {@code T = ceil(period / limit)}: rounded up so the limiter never exceeds
+     * the configured rate.
+     *
+     * @param periodNanos the period, at most 366 days
+     * @param limit permits per period, at least 1 and at most {@code periodNanos}
+     * @return {@code T} in nanoseconds, at least 1
+     */
+    public static long emissionInterval(long periodNanos, long limit) {
+        return (periodNanos + limit - 1) / limit;
+    }
+
     private static Params paramsOf(RateLimiterConfig config, long warmUpStart) {
-        return new Params(config.limit(), config.periodNanos(), config.periodNanos() / config.limit(),
+        return new Params(config.limit(), config.periodNanos(), emissionInterval(config.periodNanos(), config.limit()),
                 config.burst(), warmUpStart, config.warmUpNanos(), config.coldFactor());
     }
 
@@ -274,7 +288,7 @@ public class GcraLimiter extends AbstractRateLimiter {
     public final void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
         long periodNanos = period.toNanos();
-        long interval = periodNanos / limit;
+        long interval = emissionInterval(periodNanos, limit);
         long burst = params.burst;
         Validate.check(burst <= (Long.MAX_VALUE / 4) / interval, policy(), "limit",
                 "large enough that burst (" + burst + ") × interval fits in 61 bits", limit);

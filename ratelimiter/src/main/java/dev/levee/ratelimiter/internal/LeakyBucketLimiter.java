@@ -4,7 +4,7 @@ import dev.levee.ratelimiter.RateLimiterConfig;
 
 /**
  * The leaky bucket as a queue: callers leave at a constant rate of one permit per
- * {@code T = floor(period / limit)}, in order of arrival, each waiting for its turn.
+ * {@code T = ceil(period / limit)}, in order of arrival, each waiting for its turn.
  *
  * <p>It is GCRA with no burst tolerance beyond the request itself ({@code τ = n·T}): with
  * {@code start = max(tat, now)},
