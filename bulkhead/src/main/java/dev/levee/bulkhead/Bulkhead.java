@@ -71,6 +71,7 @@ public final class Bulkhead implements Gate {
     private static final Logger LOG = LoggerFactory.getLogger(Bulkhead.class);
     private static final long NOT_SATURATED = Long.MIN_VALUE;
     private static final VarHandle ACTIVE;
+    private static final VarHandle LIMIT;
     private static final VarHandle WAITERS;
     private static final VarHandle SATURATED_SINCE;
 
@@ -78,6 +79,7 @@ public final class Bulkhead implements Gate {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ACTIVE = lookup.findVarHandle(Bulkhead.class, "active", int.class);
+            LIMIT = lookup.findVarHandle(Bulkhead.class, "limit", int.class);
             WAITERS = lookup.findVarHandle(Bulkhead.class, "waiters", int.class);
             SATURATED_SINCE = lookup.findVarHandle(Bulkhead.class, "saturatedSince", long.class);
         } catch (ReflectiveOperationException e) {
@@ -254,7 +256,17 @@ public final class Bulkhead implements Gate {
                 return false;
             }
             if (ACTIVE.compareAndSet(this, current, current + 1)) {
-                if (saturatedSince != NOT_SATURATED && current + 1 < bound) {
+                // A concurrent resize() may have lowered the limit between the read and the CAS: read
+                // it again, and give the slot back if this entry went over the new bound.
+                int now = limit;
+                if (current + 1 > now) {
+                    ACTIVE.getAndAdd(this, -1);
+                    if (waiters != 0) {
+                        signalOne();
+                    }
+                    continue;
+                }
+                if (saturatedSince != NOT_SATURATED && current + 1 < now) {
                     endSaturation();
                 }
                 return true;
@@ -395,8 +407,8 @@ public final class Bulkhead implements Gate {
     public void resize(int newLimit) {
         Validate.inRange(Validate.describe("Bulkhead", name), "maxConcurrentCalls", newLimit, 1,
                 BulkheadConfig.MAX_CONCURRENT_CALLS_LIMIT);
-        int old = limit;
-        limit = newLimit;
+        // getAndSet, so of two concurrent resizes the one that raised the limit last still wakes waiters.
+        int old = (int) LIMIT.getAndSet(this, newLimit);
         if (newLimit > old && waiters != 0) {
             lock.lock();
             try {

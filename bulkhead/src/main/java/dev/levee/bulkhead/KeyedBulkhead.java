@@ -75,7 +75,9 @@ public final class KeyedBulkhead<K> {
     @SuppressWarnings("unchecked")
     private void onEvicted(Object key, Object value) {
         Bulkhead evicted = (Bulkhead) value;
-        if (evicted.activeCount() > 0 || evicted.waitingCount() > 0) {
+        // Waiters first: a waiter raises active before it lowers waiters, so this order cannot miss one
+        // that enters between the two reads.
+        if (evicted.waitingCount() > 0 || evicted.activeCount() > 0) {
             draining.put((K) key, evicted);
         } else {
             retiredRejections.add(evicted.rejectedCount());
@@ -86,7 +88,7 @@ public final class KeyedBulkhead<K> {
         for (Iterator<Map.Entry<K, Bulkhead>> it = draining.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<K, Bulkhead> e = it.next();
             Bulkhead b = e.getValue();
-            if (b.activeCount() == 0 && b.waitingCount() == 0 && draining.remove(e.getKey(), b)) {
+            if (b.waitingCount() == 0 && b.activeCount() == 0 && draining.remove(e.getKey(), b)) {
                 retiredRejections.add(b.rejectedCount());
             }
         }

@@ -304,7 +304,13 @@ public final class CircuitBreaker implements Gate {
 
     @Override
     public void onIgnored() {
-        ignored(0L, false, 0L, false);
+        ignored(0L, false);
+    }
+
+    /** Pipelines pass the acquire reading, so a permit of an earlier era never frees a current probe. */
+    @Override
+    public void onIgnoredAt(long startNanos) {
+        ignored(startNanos, true);
     }
 
     private void returned(long end, boolean endKnown, long latencyNanos, Object result) {
@@ -317,7 +323,7 @@ public final class CircuitBreaker implements Gate {
 
     private void failed(long end, boolean endKnown, long latencyNanos, Throwable error) {
         if (classifier.classify(error) == Outcome.IGNORED) {
-            ignored(latencyNanos, true, end, endKnown);
+            ignored((endKnown ? end : ticker.read()) - latencyNanos, true);
         } else {
             complete(phase.get(), true, latencyNanos, end, endKnown);
         }
@@ -341,7 +347,7 @@ public final class CircuitBreaker implements Gate {
         complete(p, false, latencyNanos, end, endKnown);
     }
 
-    private void ignored(long latencyNanos, boolean latencyKnown, long end, boolean endKnown) {
+    private void ignored(long startNanos, boolean startKnown) {
         CallCounters c = counters;
         if (c != null) {
             c.ignored.increment();
@@ -350,10 +356,10 @@ public final class CircuitBreaker implements Gate {
         if (p.state != CircuitState.HALF_OPEN) {
             return;
         }
-        // A plain onIgnored() (a later gate refused right after our tryAcquire) has no latency; it is
-        // taken to belong to the current round. An ignored outcome with a latency is checked like any
-        // other half-open completion.
-        if (latencyKnown && (endKnown ? end : ticker.read()) - latencyNanos - p.eraStartNanos < 0) {
+        // A permit acquired before the current round began (admitted while CLOSED, or a probe of an
+        // abandoned round) must not free one of this round's probes. A plain onIgnored() carries no
+        // reading and is taken to belong to the current round; pipelines use onIgnoredAt.
+        if (startKnown && startNanos - p.eraStartNanos < 0) {
             return;
         }
         p.probes.release();

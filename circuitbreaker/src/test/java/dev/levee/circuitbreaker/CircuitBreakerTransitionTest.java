@@ -257,6 +257,72 @@ class CircuitBreakerTransitionTest {
     }
 
     @Test
+    void aPermitFromTheClosedEraReleasedAsIgnoredInHalfOpenFreesNoProbe() {
+        Fixture f = new Fixture(Fixture.small());
+        long closedEra = f.ticker.read();
+        assertThat(f.breaker.tryAcquire(closedEra)).isTrue(); // e.g. then queued in a bulkhead behind the breaker
+        f.fail(5);
+        f.advance(10 * SECOND);
+        assertThat(f.acquire()).isTrue(); // probe 1
+        assertThat(f.acquire()).isTrue(); // probe 2
+        assertThat(f.acquire()).isTrue(); // probe 3
+        // The old permit is given back (the bulkhead behind timed out): it must not admit a fourth probe.
+        f.breaker.onIgnoredAt(closedEra);
+        assertThat(f.acquire()).isFalse();
+        // A probe of this round given back does free its place.
+        f.breaker.onIgnoredAt(f.ticker.read());
+        assertThat(f.acquire()).isTrue();
+        assertThat(f.acquire()).isFalse();
+    }
+
+    @Test
+    void aPipelineGivesBackAProbeRefusedByALaterGateButNotAnOldPermit() {
+        Fixture f = new Fixture(Fixture.small());
+        dev.levee.core.Gate refusing = new dev.levee.core.Gate() {
+            @Override
+            public String name() {
+                return "refusing";
+            }
+
+            @Override
+            public dev.levee.core.Ticker ticker() {
+                return f.ticker;
+            }
+
+            @Override
+            public boolean tryAcquire(long nowNanos) {
+                return false;
+            }
+
+            @Override
+            public dev.levee.core.RejectedException rejection(long nowNanos) {
+                return new dev.levee.core.BulkheadFullException("refusing", "full", 0);
+            }
+
+            @Override
+            public void onSuccess(long latencyNanos) {}
+
+            @Override
+            public void onFailure(long latencyNanos, Throwable error) {}
+
+            @Override
+            public void onIgnored() {}
+        };
+        dev.levee.core.Pipeline pipeline = dev.levee.core.Pipeline.of(f.breaker, refusing);
+        f.fail(5);
+        f.advance(10 * SECOND);
+        for (int i = 0; i < 10; i++) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> pipeline.execute(() -> "x"))
+                    .isInstanceOf(dev.levee.core.BulkheadFullException.class);
+        }
+        // Every refused call gave its probe back, so all three are still available.
+        assertThat(f.acquire()).isTrue();
+        assertThat(f.acquire()).isTrue();
+        assertThat(f.acquire()).isTrue();
+        assertThat(f.acquire()).isFalse();
+    }
+
+    @Test
     void completionsWhileOpenAreNotRecorded() {
         Fixture f = new Fixture(Fixture.small());
         assertThat(f.acquire()).isTrue();

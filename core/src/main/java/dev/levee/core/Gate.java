@@ -148,6 +148,18 @@ public interface Gate extends Policy {
         onFailure(latencyNanos, error);
     }
 
+    /**
+     * The call permitted at {@code startNanos} is to be forgotten, as {@link #onIgnored()}, with the
+     * reading its {@code tryAcquire} was given. A gate whose state moves on while a permit is out (a
+     * breaker that opened and went half-open) uses it to tell a permit of an earlier era from one of
+     * its current probes; the default calls {@link #onIgnored()}. Pipelines call this form.
+     *
+     * @param startNanos the reading passed to the granted {@code tryAcquire}
+     */
+    default void onIgnoredAt(long startNanos) {
+        onIgnored();
+    }
+
     @Override
     default <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
         return GateRunner.execute(this, next, call);

@@ -83,7 +83,7 @@ final class GateRunner {
         try {
             b.acquire(start);
         } catch (Throwable refused) {
-            a.onIgnored();
+            a.onIgnoredAt(start);
             throw refused;
         }
         T result;
@@ -109,14 +109,14 @@ final class GateRunner {
         try {
             b.acquire(start);
         } catch (Throwable refused) {
-            a.onIgnored();
+            a.onIgnoredAt(start);
             throw refused;
         }
         try {
             c.acquire(start);
         } catch (Throwable refused) {
-            b.onIgnored();
-            a.onIgnored();
+            b.onIgnoredAt(start);
+            a.onIgnoredAt(start);
             throw refused;
         }
         T result;
@@ -166,7 +166,7 @@ final class GateRunner {
             }
         } catch (Throwable t) {
             for (int i = acquired - 1; i >= 0; i--) {
-                gates[i].onIgnored();
+                gates[i].onIgnoredAt(start);
             }
             throw t;
         }
