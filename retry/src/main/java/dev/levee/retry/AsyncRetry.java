@@ -8,6 +8,7 @@ import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -33,8 +34,17 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     /** Written by the completion of one attempt, read by the next: ordered by the scheduler hand-off. */
     private int attempt = 1;
     private long previousDelay;
-    private volatile Scheduler.Cancellable pendingBackoff;
+    /**
+     * The newest backoff scheduled, tagged with the attempt it starts. Only ever replaced by a newer
+     * one (see {@link #storePending}), so a slow store of an older backoff whose task already ran cannot
+     * hide a newer one from cancellation.
+     */
+    private final AtomicReference<PendingBackoff> pendingBackoff = new AtomicReference<>();
     private volatile CompletionStage<T> inFlight;
+
+    /** A scheduled backoff and the attempt its task starts. */
+    private record PendingBackoff(int attempt, Scheduler.Cancellable handle) {
+    }
 
     private AsyncRetry(Retry retry, Chain next, Supplier<? extends CompletionStage<T>> call, long start) {
         this.retry = retry;
@@ -56,10 +66,14 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
         return execution.result;
     }
 
-    /** Starts one attempt on the current thread. */
-    private void launch() {
+    /**
+     * Starts one attempt on the current thread.
+     *
+     * @return false if the call was already complete (cancelled), so no attempt started
+     */
+    private boolean launch() {
         if (result.isDone()) {
-            return;
+            return false;
         }
         CompletionStage<T> stage;
         try {
@@ -69,15 +83,27 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             stage = CompletableFuture.failedFuture(t);
         }
         inFlight = stage;
+        if (result.isDone()) {
+            // Cancelled while the attempt was starting: finished() may have read inFlight before it was set.
+            cancel(stage);
+        }
         stage.whenComplete(this);
+        return true;
     }
 
-    /** A backoff elapsed: the next attempt, in the caller's context. */
+    /**
+     * A backoff elapsed: the next attempt, in the caller's context. The retry withdrawn for it is
+     * returned by {@link #accept} when the attempt ends, or here if no attempt starts; a backoff whose
+     * task runs was not cancelled, so {@link #cancelPending()} did not return it.
+     */
     @Override
     public void run() {
-        pendingBackoff = null;
+        boolean started;
         try (ContextScope ignored = context.attach()) {
-            launch();
+            started = launch();
+        }
+        if (!started) {
+            retry.retryEnded();
         }
     }
 
@@ -117,11 +143,29 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             }
             return;
         }
-        attempt++;
+        int nextAttempt = ++attempt;
         previousDelay = delay;
-        pendingBackoff = retry.config().scheduler().schedule(this, delay);
-        if (result.isDone()) {
+        Scheduler.Cancellable handle = retry.config().scheduler().schedule(this, delay);
+        if (storePending(new PendingBackoff(nextAttempt, handle)) && result.isDone()) {
             cancelPending();
+        }
+    }
+
+    /**
+     * Records a scheduled backoff unless a newer one is already recorded (with a zero delay, the task
+     * may have run, and its attempt failed and scheduled the next backoff, before this store).
+     *
+     * @return true if stored
+     */
+    private boolean storePending(PendingBackoff scheduled) {
+        while (true) {
+            PendingBackoff current = pendingBackoff.get();
+            if (current != null && current.attempt() > scheduled.attempt()) {
+                return false; // ours already ran: the newer one is the one to cancel
+            }
+            if (pendingBackoff.compareAndSet(current, scheduled)) {
+                return true;
+            }
         }
     }
 
@@ -131,11 +175,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             cancelPending();
             CompletionStage<T> running = inFlight;
             if (running != null) {
-                try {
-                    running.toCompletableFuture().cancel(true);
-                } catch (UnsupportedOperationException notCancellable) {
-                    // A stage that cannot be converted just runs to completion; its outcome is dropped.
-                }
+                cancel(running);
             }
             retry.recordGiveUp(GiveUpReason.CANCELLED, attempt, new CancellationException("cancelled"), null);
         }
@@ -144,11 +184,23 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
         }
     }
 
+    /**
+     * Cancels the newest backoff. Exactly one of a successful {@code cancel()} here and the task's
+     * {@link #run()} returns the retry withdrawn for it (a handle cancels at most once, and only a task
+     * that has not started).
+     */
     private void cancelPending() {
-        Scheduler.Cancellable pending = pendingBackoff;
-        if (pending != null && pending.cancel()) {
-            pendingBackoff = null;
+        PendingBackoff pending = pendingBackoff.get();
+        if (pending != null && pending.handle().cancel()) {
             retry.retryEnded();
+        }
+    }
+
+    private static void cancel(CompletionStage<?> stage) {
+        try {
+            stage.toCompletableFuture().cancel(true);
+        } catch (UnsupportedOperationException notCancellable) {
+            // A stage that cannot be converted just runs to completion; its outcome is dropped.
         }
     }
 }

@@ -194,4 +194,77 @@ class AsyncRetryTest {
         scheduler.advance(Duration.ofMillis(200));
         assertThat(result.getNow(null)).isEqualTo("done");
     }
+
+    /** A scheduler whose tasks the test runs by hand; a handle cancels nothing, as for a task already started. */
+    private static final class StartedScheduler implements dev.levee.core.Scheduler {
+        final List<Runnable> tasks = new ArrayList<>();
+
+        @Override
+        public Cancellable schedule(Runnable task, long delayNanos) {
+            tasks.add(task);
+            return () -> false;
+        }
+    }
+
+    @Test
+    void aCancelRacingTheBackoffTaskStillReturnsTheConcurrentRetrySlot() {
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        StartedScheduler started = new StartedScheduler();
+        Retry retry = Retry.of(config().scheduler(started).budget(budget).build());
+        FlakyAsync call = new FlakyAsync(10);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        assertThat(budget.retriesInFlight()).isEqualTo(1);
+        // The backoff task has started on the scheduler thread (cancel() fails), then the caller cancels.
+        result.cancel(false);
+        started.tasks.get(0).run();
+        assertThat(call.stages).as("no attempt after the cancel").hasSize(1);
+        assertThat(budget.retriesInFlight()).as("the slot is returned by the task that found the call cancelled").isZero();
+        assertThat(budget.tryRetry()).as("later retries are not refused forever").isTrue();
+    }
+
+    @Test
+    void aZeroDelayBackoffThatRunsBeforeItsHandleIsStoredCannotHideTheNextBackoff() {
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        // The first backoff's task runs inline, before schedule() returns (a zero delay on a fast
+        // scheduler thread); later backoffs wait on the manual scheduler.
+        AtomicInteger schedules = new AtomicInteger();
+        dev.levee.core.Scheduler racing = (task, delayNanos) -> {
+            if (schedules.incrementAndGet() == 1) {
+                task.run();
+                return () -> false;
+            }
+            return scheduler.schedule(task, delayNanos);
+        };
+        Retry retry = Retry.of(config().scheduler(racing).budget(budget).maxAttempts(5).build());
+        FlakyAsync call = new FlakyAsync(10);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        assertThat(call.stages).hasSize(2);
+        assertThat(scheduler.pending()).isEqualTo(1);
+        result.cancel(false);
+        assertThat(scheduler.pending()).as("the newer backoff is cancelled").isZero();
+        assertThat(budget.retriesInFlight()).isZero();
+        scheduler.advance(Duration.ofSeconds(10));
+        assertThat(call.stages).hasSize(2);
+    }
+
+    @Test
+    void aCancelWhileAnAttemptIsStartingCancelsThatAttempt() {
+        Retry retry = Retry.of(config().build());
+        List<CompletableFuture<String>> attempts = new ArrayList<>();
+        AtomicReference<CompletableFuture<String>> result = new AtomicReference<>();
+        result.set(retry.executeAsync(() -> {
+            CompletableFuture<String> f = new CompletableFuture<>();
+            attempts.add(f);
+            if (attempts.size() == 1) {
+                f.completeExceptionally(new IOException("boom"));
+            } else {
+                result.get().cancel(true); // lands after launch's isDone check, before the stage is recorded
+            }
+            return f;
+        }).toCompletableFuture());
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(attempts).hasSize(2);
+        assertThat(result.get()).isCancelled();
+        assertThat(attempts.get(1)).as("the attempt started during the cancel is cancelled").isCancelled();
+    }
 }
