@@ -16,11 +16,14 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>
  *   withdrawals(ttl) + 1  &lt;=  retryRatio · deposits(ttl)  +  minRetriesPerSecond · ttlSeconds
  * </pre>
- * so over any ttl, retries stay under {@code ratio · requests + minimum}; with the defaults (20%,
+ * so the retries made within the ttl before any allowed retry (itself included) are at most
+ * {@code ratio · requests + minimum}, requests counted over the same ttl; with the defaults (20%,
  * 10/s, 10 s) a failing dependency sees at most 1.2× its normal load plus 100 calls per 10 s, instead
  * of {@code maxAttempts}× (27× for three layers of three attempts). Deposits and withdrawals are kept
- * in {@linkplain WindowedCounter time-bucketed counters} on the ticker: 10 to 20 buckets per ttl,
- * so a count expires within ±10% of the ttl after it was made.
+ * in {@linkplain WindowedCounter time-bucketed counters} on the ticker, 10 to 20 buckets per ttl, and
+ * rounded to whole buckets the safe way: a withdrawal counts for at least the ttl (and stops before
+ * ttl + 2 buckets), a deposit for at most the ttl (and stops after ttl − 2 buckets), so the bound
+ * holds exactly, at the price of an allowance a few percent below {@code ratio} in steady state.
  *
  * <p><b>Concurrency form</b> (optional, {@link RetryBudgetConfig.Builder#maxConcurrentRetries}): in
  * addition, retries in flight (from the withdrawal until that attempt ends) stay at most
@@ -57,8 +60,8 @@ public final class RetryBudget {
     private RetryBudget(RetryBudgetConfig config) {
         this.config = config;
         this.ticker = config.ticker();
-        this.deposits = new WindowedCounter(config.ttlNanos());
-        this.withdrawals = new WindowedCounter(config.ttlNanos());
+        this.deposits = new WindowedCounter(config.ttlNanos(), ticker);
+        this.withdrawals = new WindowedCounter(config.ttlNanos(), ticker);
         this.reserve = config.minRetriesPerSecond() * (config.ttlNanos() / 1e9);
         this.ratio = config.retryRatio();
         this.limitsConcurrency = config.limitsConcurrency();
@@ -120,12 +123,13 @@ public final class RetryBudget {
             refusals.increment();
             return false;
         }
-        long now = ticker.read();
         // allowance = floor(ratio · deposits + reserve); CAS on the current bucket serializes withdrawals.
+        // Withdrawals are counted for at least the ttl, deposits for at most the ttl (see the class doc).
         while (true) {
+            long now = ticker.read(); // re-read on each try: a CAS also fails for a reading a ring stale
             long raw = withdrawals.raw(now);
             long withdrawn = withdrawals.sum(now);
-            double allowance = ratio * deposits.sum(now) + reserve;
+            double allowance = ratio * deposits.sumWithin(now) + reserve;
             if (withdrawn + 1 > allowance) {
                 if (limitsConcurrency) {
                     retriesInFlight.decrementAndGet();
@@ -161,21 +165,22 @@ public final class RetryBudget {
     }
 
     /**
-     * Retries the budget would allow now, ignoring the concurrency form.
+     * Retries the budget would allow now, ignoring the concurrency form ({@link #deposits()} and
+     * {@link #withdrawals()} as counted for the allowance).
      *
      * @return {@code floor(ratio · deposits + reserve) - withdrawals}, at least 0
      */
     public long available() {
         long now = ticker.read();
-        return Math.max(0L, (long) (ratio * deposits.sum(now) + reserve) - withdrawals.sum(now));
+        return Math.max(0L, (long) (ratio * deposits.sumWithin(now) + reserve) - withdrawals.sum(now));
     }
 
-    /** @return requests deposited within the ttl */
+    /** @return requests deposited within the ttl (missing some up to two buckets younger) */
     public long deposits() {
-        return deposits.sum(ticker.read());
+        return deposits.sumWithin(ticker.read());
     }
 
-    /** @return retries withdrawn within the ttl */
+    /** @return retries withdrawn within the ttl (and some up to two buckets older) */
     public long withdrawals() {
         return withdrawals.sum(ticker.read());
     }

@@ -253,4 +253,34 @@ class RetryBudgetTest {
         config().retryRatio(0).minRetriesPerSecond(0).ttl(Duration.ofMillis(1)).maxConcurrentRetries(0, 0).build();
         config().retryRatio(10).ttl(Duration.ofHours(1)).maxConcurrentRetries(10, 1_000_000).build();
     }
+
+    @Test
+    void theReserveIsNotSpentTwiceWithinOneTtl() {
+        // Defaults: 100 retries per 10 s without traffic; buckets of 2^29 ns, 19 per ttl.
+        long width = 1L << 29;
+        ManualTicker t = new ManualTicker(40 * width - 1); // the last nanosecond of a bucket
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).build());
+        int allowed = 0;
+        while (budget.tryRetry()) {
+            allowed++;
+        }
+        assertThat(allowed).isEqualTo(100);
+        t.advance(Duration.ofMillis(9_670)); // under the ttl, but past 18 buckets
+        assertThat(budget.tryRetry()).as("the 100 retries of 9.67 s ago still count").isFalse();
+        assertThat(budget.withdrawals()).isEqualTo(100);
+        t.advance(Duration.ofMillis(330).plusNanos(2 * width)); // the ttl and two buckets after them
+        assertThat(budget.tryRetry()).isTrue();
+    }
+
+    @Test
+    void depositsEarnRetriesOnlyWithinTheTtl() {
+        ManualTicker t = new ManualTicker(40L << 29); // the first nanosecond of a bucket
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).minRetriesPerSecond(0)
+                .retryRatio(1).build());
+        budget.onRequestStart();
+        t.advance(Duration.ofMillis(9_000));
+        assertThat(budget.deposits()).isEqualTo(1);
+        t.advance(Duration.ofMillis(1_000));
+        assertThat(budget.tryRetry()).as("a request a ttl ago earns nothing").isFalse();
+    }
 }

@@ -1,5 +1,7 @@
 package dev.levee.retry.internal;
 
+import dev.levee.core.Ticker;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -9,20 +11,37 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p><b>Model.</b> Time is cut into buckets whose width is a power of two nanoseconds,
  * {@code width = 2^k <= window / 10} (so between a tenth and a twentieth of the window): the epoch of
  * time {@code t} is {@code e = t >> k} — a shift, not a 64-bit division, because this runs on every
- * request. The window is the last {@code n = ceil(window / width)} epochs (10 to 20 buckets), kept in a
- * ring of {@value #SLOTS} slots; slot {@code e & (SLOTS - 1)} holds {@code (e mod 2^24) << 40 | count}.
- * The first writer of a new epoch into a slot replaces the stale epoch and count in the same CAS, so
- * no separate reset step can race with an increment. {@link #sum(long)} adds the slots whose tag
- * belongs to the last {@code n} epochs, so an event stops counting between {@code window - width} and
- * {@code window + width} after it happened (within ±10% of the window).
+ * request. A window spans {@code n = ceil(window / width)} epochs (10 to 20 buckets), kept in a ring of
+ * {@value #SLOTS} slots; slot {@code e & (SLOTS - 1)} holds {@code (e mod 2^24) << 40 | count}. The
+ * first writer of a new epoch into a slot replaces the stale epoch and count in the same CAS, so no
+ * separate reset step can race with an increment.
+ *
+ * <p>Two readings, because a bucket is only known to the width of a bucket:
+ * <ul>
+ *   <li>{@link #sum(long)}, an upper bound: the last {@code n + 1} epochs, so it counts every event
+ *       made within the last {@code window} — an event counts for at least {@code window} and stops
+ *       counting before {@code window + 2·width} (use it for what must not be under-counted, such as
+ *       retries spent);</li>
+ *   <li>{@link #sumWithin(long)}, a lower bound: the last {@code floor(window / width)} epochs, so every
+ *       event it counts was made within the last {@code window} — an event stops counting between
+ *       {@code window - 2·width} and {@code window} (use it for what must not be over-counted, such as
+ *       requests that earn retries).</li>
+ * </ul>
+ *
+ * <p><b>Stale readings.</b> A writer whose {@code now} is a full ring old (the thread stalled between
+ * reading the ticker and writing) could find its slot reused by a newer epoch and would erase that
+ * bucket's counts by replacing it. So before replacing a slot's epoch, a writer re-reads the ticker and
+ * drops its event if its epoch is {@value #SLOTS} or more epochs behind: such an event is outside every
+ * window already.
  *
  * <p>Limits: a bucket counts up to {@code 2^40 - 1} events; a slot untouched for exactly a multiple of
  * {@code 2^24} epochs (about 100 days with 10 s windows) would be read as current once.
  *
- * <p>No allocation after construction; an increment is one volatile read and one CAS when uncontended.
+ * <p>No allocation after construction; an increment is one volatile read and one CAS when uncontended,
+ * plus one ticker read when it is the first of its bucket.
  */
 public final class WindowedCounter {
-    /** Ring size: a power of two above the most buckets a window spans (20). */
+    /** Ring size: a power of two above the most buckets {@link #sum(long)} reads (21). */
     public static final int SLOTS = 32;
     /** The fewest buckets a window spans. */
     public static final int BUCKETS = 10;
@@ -32,18 +51,23 @@ public final class WindowedCounter {
 
     private final int shift;
     private final int buckets;
+    private final int bucketsWithin;
+    private final Ticker ticker;
     private final AtomicLongArray slots = new AtomicLongArray(SLOTS);
 
     /**
      * @param windowNanos the window length; at least {@link #BUCKETS} nanoseconds
+     * @param ticker the ticker readings come from, re-read to detect a stale reading
      */
-    public WindowedCounter(long windowNanos) {
+    public WindowedCounter(long windowNanos, Ticker ticker) {
         if (windowNanos < BUCKETS) {
             throw new IllegalArgumentException("WindowedCounter: window must be >= " + BUCKETS + " ns but was " + windowNanos);
         }
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.shift = 63 - Long.numberOfLeadingZeros(windowNanos / BUCKETS);
         long width = 1L << shift;
         this.buckets = (int) ((windowNanos + width - 1) / width);
+        this.bucketsWithin = (int) (windowNanos / width);
     }
 
     /** @return the bucket width in nanoseconds, a power of two */
@@ -51,7 +75,7 @@ public final class WindowedCounter {
         return 1L << shift;
     }
 
-    /** @return the buckets a window spans, 10 to 20 */
+    /** @return the buckets a window spans, {@code ceil(window / width)}: 10 to 20 */
     public int buckets() {
         return buckets;
     }
@@ -67,7 +91,8 @@ public final class WindowedCounter {
     }
 
     /**
-     * Adds one event at time {@code nowNanos}.
+     * Adds one event at time {@code nowNanos}; dropped if {@code nowNanos} is a full ring of buckets
+     * behind the ticker (it would count in no window, and its slot may hold a newer bucket).
      *
      * @param nowNanos the ticker reading
      */
@@ -77,7 +102,14 @@ public final class WindowedCounter {
         long tag = epoch & TAG_MASK;
         while (true) {
             long current = slots.get(slot);
-            long next = (current >>> COUNT_BITS) == tag ? current + 1 : (tag << COUNT_BITS) | 1L;
+            long next;
+            if ((current >>> COUNT_BITS) == tag) {
+                next = current + 1;
+            } else if (stale(epoch)) {
+                return;
+            } else {
+                next = (tag << COUNT_BITS) | 1L;
+            }
             if (slots.compareAndSet(slot, current, next)) {
                 return;
             }
@@ -100,25 +132,49 @@ public final class WindowedCounter {
      *
      * @param nowNanos the ticker reading
      * @param expectedRaw what {@link #raw(long)} returned
-     * @return true if added; false if another thread changed the bucket meanwhile
+     * @return true if added; false if another thread changed the bucket meanwhile, or if
+     *         {@code nowNanos} is a full ring of buckets behind the ticker (read it again)
      */
     public boolean tryIncrement(long nowNanos, long expectedRaw) {
         long epoch = epoch(nowNanos);
         long tag = epoch & TAG_MASK;
-        long next = (expectedRaw >>> COUNT_BITS) == tag ? expectedRaw + 1 : (tag << COUNT_BITS) | 1L;
+        long next;
+        if ((expectedRaw >>> COUNT_BITS) == tag) {
+            next = expectedRaw + 1;
+        } else if (stale(epoch)) {
+            return false;
+        } else {
+            next = (tag << COUNT_BITS) | 1L;
+        }
         return slots.compareAndSet(slot(epoch), expectedRaw, next);
     }
 
     /**
-     * Events in the window ending at {@code nowNanos}.
+     * Events in the window ending at {@code nowNanos}, counted generously: every event of the last
+     * {@code window}, and some up to {@code 2·width} older.
      *
      * @param nowNanos the ticker reading
      * @return the count
      */
     public long sum(long nowNanos) {
+        return sum(nowNanos, buckets + 1);
+    }
+
+    /**
+     * Events in the window ending at {@code nowNanos}, counted strictly: only events of the last
+     * {@code window}, missing some up to {@code 2·width} younger.
+     *
+     * @param nowNanos the ticker reading
+     * @return the count
+     */
+    public long sumWithin(long nowNanos) {
+        return sum(nowNanos, bucketsWithin);
+    }
+
+    private long sum(long nowNanos, int span) {
         long epoch = epoch(nowNanos);
         long total = 0;
-        for (int back = 0; back < buckets; back++) {
+        for (int back = 0; back < span; back++) {
             long e = epoch - back;
             long value = slots.get(slot(e));
             if ((value >>> COUNT_BITS) == (e & TAG_MASK)) {
@@ -126,6 +182,14 @@ public final class WindowedCounter {
             }
         }
         return total;
+    }
+
+    /**
+     * Whether an event of {@code epoch} is a full ring behind the ticker. Read after the slot: a slot
+     * holding a newer epoch of the same ring position was written at or after {@code epoch + SLOTS}.
+     */
+    private boolean stale(long epoch) {
+        return epoch(ticker.read()) - epoch >= SLOTS;
     }
 
     private static int slot(long epoch) {

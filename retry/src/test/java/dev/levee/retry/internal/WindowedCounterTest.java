@@ -2,24 +2,26 @@ package dev.levee.retry.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.levee.core.ManualTicker;
 import org.junit.jupiter.api.Test;
 
 class WindowedCounterTest {
     private static final long S = 1_000_000_000L;
+    private final ManualTicker ticker = new ManualTicker();
 
     @Test
     void bucketsArePowersOfTwoBetweenATenthAndATwentiethOfTheWindow() {
-        WindowedCounter c = new WindowedCounter(10 * S);
+        WindowedCounter c = new WindowedCounter(10 * S, ticker);
         assertThat(c.widthNanos()).isEqualTo(1L << 29);
         assertThat(c.buckets()).isEqualTo(19);
         assertThat(c.widthNanos() * c.buckets()).isBetween(10 * S, 10 * S + c.widthNanos());
-        WindowedCounter exact = new WindowedCounter(10L << 20);
+        WindowedCounter exact = new WindowedCounter(10L << 20, ticker);
         assertThat(exact.buckets()).isEqualTo(10);
     }
 
     @Test
     void anEventCountsForTheWindowWithinOneBucket() {
-        WindowedCounter c = new WindowedCounter(10 * S);
+        WindowedCounter c = new WindowedCounter(10 * S, ticker);
         long t0 = -3 * S; // negative readings work: the epoch is an arithmetic shift
         c.increment(t0);
         c.increment(t0);
@@ -30,7 +32,7 @@ class WindowedCounterTest {
 
     @Test
     void aStaleSlotIsReplacedNotAddedTo() {
-        WindowedCounter c = new WindowedCounter(10 * S);
+        WindowedCounter c = new WindowedCounter(10 * S, ticker);
         c.increment(0);
         long later = 32 * c.widthNanos(); // same slot, 32 epochs later
         c.increment(later);
@@ -39,5 +41,53 @@ class WindowedCounterTest {
         assertThat(c.tryIncrement(later, raw)).isTrue();
         assertThat(c.tryIncrement(later, raw)).as("a stale expectation fails").isFalse();
         assertThat(c.sum(later)).isEqualTo(2);
+    }
+
+    @Test
+    void sumCountsEveryEventOfTheLastWindowAndSumWithinNoOlderOne() {
+        long window = 10 * S;
+        WindowedCounter c = new WindowedCounter(window, ticker);
+        long w = c.widthNanos();
+        // The worst cases: an event at the very end of a bucket, and at the very start of one.
+        long end = 40 * w - 1;
+        c.increment(end);
+        assertThat(c.sum(end + window - 1)).as("an event made just under a window ago still counts").isEqualTo(1);
+        assertThat(c.sum(end + window + 2 * w)).as("and stops within two buckets after").isZero();
+        WindowedCounter d = new WindowedCounter(window, ticker);
+        long start = 40 * w;
+        d.increment(start);
+        assertThat(d.sumWithin(start + window - 2 * w)).isEqualTo(1);
+        assertThat(d.sumWithin(start + window)).as("an event a window old no longer counts").isZero();
+        // And at any offset (seeded).
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        for (int i = 0; i < 10_000; i++) {
+            long t = random.nextLong(-100 * w, 100 * w);
+            WindowedCounter e = new WindowedCounter(window, new ManualTicker(t));
+            long age = random.nextLong(0, window + 3 * w);
+            e.increment(t);
+            if (age < window) {
+                assertThat(e.sum(t + age)).as("t=%d age=%d", t, age).isEqualTo(1);
+            } else {
+                assertThat(e.sumWithin(t + age)).as("t=%d age=%d", t, age).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aWriterAFullRingStaleDoesNotEraseTheNewerBucketInItsSlot() {
+        WindowedCounter c = new WindowedCounter(10 * S, ticker);
+        long w = c.widthNanos();
+        long old = 0;
+        long newer = 32 * w; // same slot, one ring later
+        ticker.advance(newer);
+        c.increment(newer);
+        c.increment(newer);
+        c.increment(old); // a thread that read the ticker at 0 and stalled for a ring
+        assertThat(c.sum(newer)).isEqualTo(2);
+        long raw = c.raw(old);
+        assertThat(c.tryIncrement(old, raw)).as("a stale withdrawal is not written").isFalse();
+        assertThat(c.sum(newer)).isEqualTo(2);
+        assertThat(c.tryIncrement(newer, c.raw(newer))).isTrue();
+        assertThat(c.sum(newer)).isEqualTo(3);
     }
 }
