@@ -14,7 +14,10 @@ public enum GiveUpReason {
     BUDGET,
     /** An abort predicate matched: the failure will not go away by retrying. */
     ABORTED,
-    /** The classifier did not count the failure as retryable (an ignored exception, an {@link Error}, an interrupt). */
+    /**
+     * The classifier did not count the failure as retryable (an ignored exception, an {@link Error}, an
+     * interrupt), or a retry callback threw while deciding.
+     */
     NOT_RETRYABLE,
     /** The thread was interrupted during a backoff; the interrupt flag is restored. */
     INTERRUPTED,

@@ -46,6 +46,12 @@ import org.slf4j.event.Level;
  * Giving up rethrows the last failure, the same instance, or returns the last result when the last
  * attempt returned a value the classifier counts as a failure. No new exception type is introduced.
  *
+ * <p><b>Callbacks that throw.</b> If the abort predicate, the classifier, the interval function (or its
+ * null answer) or the retry-after extractor throws an {@link Exception}, the retry does not retry and
+ * keeps the call's own outcome: its failure is rethrown with the callback's exception added as
+ * suppressed ({@link GiveUpReason#NOT_RETRYABLE}), or its value is returned; the callback's exception
+ * is logged at WARN. An {@link Error} thrown by a callback propagates.
+ *
  * <p><b>Rejections are retried by default.</b> Levee's {@link RejectedException}s count as failures in
  * the default classifier, and their {@code retryAfter} hint sets the minimum wait: a rate-limited call
  * waits until a permit is due, an open breaker's call waits for half-open — unless that is longer than
@@ -182,7 +188,7 @@ public final class Retry implements Policy {
             } catch (Throwable failure) {
                 return retrying(next, call, failure, null, start);
             }
-            if (classifiesResults && classifier.classifyResult(result) == Outcome.FAILURE) {
+            if (classifiesResults && isFailedResult(result)) {
                 return retrying(next, call, null, result, start);
             }
             successWithoutRetry.increment();
@@ -228,7 +234,7 @@ public final class Retry implements Policy {
             } finally {
                 retryEnded();
             }
-            if (failure == null && !(classifiesResults && classifier.classifyResult(result) == Outcome.FAILURE)) {
+            if (failure == null && !isFailedResult(result)) {
                 succeededAfterRetry(attempt);
                 return result;
             }
@@ -245,18 +251,24 @@ public final class Retry implements Policy {
      * @return the delay in ns, or {@code -(reason.ordinal() + 1)} to give up
      */
     long decide(int attempt, long previousDelay, Throwable failure, Object result, long start, boolean sync) {
-        GiveUpReason reason = failure == null ? null : nonRetryable(failure, sync);
-        if (reason != null) {
-            return code(reason);
+        long delay;
+        long hint;
+        try {
+            GiveUpReason reason = failure == null ? null : nonRetryable(failure, sync);
+            if (reason != null) {
+                return code(reason);
+            }
+            if (attempt >= maxAttempts) {
+                return code(GiveUpReason.MAX_ATTEMPTS);
+            }
+            delay = intervalFunction != null
+                    ? Math.max(0L, Deadline.saturatedNanos(Objects.requireNonNull(
+                            intervalFunction.delay(attempt, failure, result), "intervalFunction returned null")))
+                    : jitter.apply(backoff.delayNanos(attempt), previousDelay, backoff.initialNanos(), backoff.maxNanos(), random);
+            hint = retryAfterNanos(failure, result);
+        } catch (Exception callbackFailure) {
+            return callbackFailed(callbackFailure, failure, result);
         }
-        if (attempt >= maxAttempts) {
-            return code(GiveUpReason.MAX_ATTEMPTS);
-        }
-        long delay = intervalFunction != null
-                ? Math.max(0L, Deadline.saturatedNanos(Objects.requireNonNull(
-                        intervalFunction.delay(attempt, failure, result), "intervalFunction returned null")))
-                : jitter.apply(backoff.delayNanos(attempt), previousDelay, backoff.initialNanos(), backoff.maxNanos(), random);
-        long hint = retryAfterNanos(failure, result);
         if (hint > maxRetryAfterNanos) {
             return code(GiveUpReason.RETRY_AFTER_TOO_LONG);
         }
@@ -285,6 +297,20 @@ public final class Retry implements Policy {
             listeners.publish(new RetryEvent.Retrying(name, now, attempt, delay, failure, result));
         }
         return delay;
+    }
+
+    /**
+     * A user callback (abort predicate, classifier, interval function, retry-after extractor) threw
+     * while deciding: the call's own outcome is kept — its failure carries the callback's exception as
+     * suppressed — and the callback's exception is logged at WARN.
+     */
+    private long callbackFailed(Exception callbackFailure, Throwable failure, Object result) {
+        if (failure != null && failure != callbackFailure) {
+            failure.addSuppressed(callbackFailure);
+        }
+        LOG.warn("Retry '{}': a retry callback threw; not retrying, the call's own outcome is kept ({})", name,
+                failure != null ? failure.toString() : "result " + result, callbackFailure);
+        return code(GiveUpReason.NOT_RETRYABLE);
     }
 
     private GiveUpReason nonRetryable(Throwable failure, boolean sync) {
@@ -360,8 +386,18 @@ public final class Retry implements Policy {
         }
     }
 
+    /** A classifier that throws on a result counts it as a success: the call's value is kept (and the exception logged). */
     boolean isFailedResult(Object result) {
-        return classifiesResults && classifier.classifyResult(result) == Outcome.FAILURE;
+        if (!classifiesResults) {
+            return false;
+        }
+        try {
+            return classifier.classifyResult(result) == Outcome.FAILURE;
+        } catch (Exception callbackFailure) {
+            LOG.warn("Retry '{}': the classifier threw on result {}; the result is returned as it is", name, result,
+                    callbackFailure);
+            return false;
+        }
     }
 
     Ticker ticker() {

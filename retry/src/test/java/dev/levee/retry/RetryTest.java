@@ -391,4 +391,65 @@ class RetryTest {
         });
         assertThat(retry.execute(new Flaky(1))).isEqualTo("ok");
     }
+
+    @Test
+    void aThrowingCallbackKeepsTheCallsFailureWithTheCallbacksExceptionSuppressed() {
+        IllegalStateException bug = new IllegalStateException("callback bug");
+        List<RetryConfig.Builder> configs = List.of(
+                config().intervalFunction((attempt, failure, result) -> {
+                    throw bug;
+                }),
+                config().intervalFunction((attempt, failure, result) -> null),
+                config().retryAfterExtractor((failure, result) -> {
+                    throw bug;
+                }),
+                config().abortIf(t -> {
+                    throw bug;
+                }),
+                config().classifier(dev.levee.core.Classifier.builder().failWhen(t -> {
+                    throw bug;
+                }).build()));
+        for (RetryConfig.Builder builder : configs) {
+            Retry retry = Retry.of(builder.build());
+            Flaky flaky = new Flaky(5);
+            assertThatThrownBy(() -> retry.execute(flaky)).isSameAs(flaky.thrown.get(0));
+            assertThat(flaky.calls).isEqualTo(1);
+            assertThat(flaky.thrown.get(0).getSuppressed()).hasSize(1);
+            assertThat(flaky.thrown.get(0).getSuppressed()[0]).isInstanceOfAny(IllegalStateException.class,
+                    NullPointerException.class);
+            assertThat(retry.metrics().failedWithoutRetry()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aThrowingCallbackOnAFailedResultReturnsThatResult() {
+        Retry retry = Retry.of(config().retryOnResult("busy"::equals).intervalFunction((attempt, failure, result) -> {
+            throw new IllegalStateException("callback bug");
+        }).build());
+        assertThat(retry.execute(() -> "busy")).isEqualTo("busy");
+        Retry classifying = Retry.of(config().retryOnResult(r -> {
+            throw new IllegalStateException("classifier bug");
+        }).build());
+        assertThat(classifying.execute(() -> "value")).isEqualTo("value");
+    }
+
+    @Test
+    void aThrowingCallbackKeepsTheAsyncCallsOutcome() {
+        dev.levee.core.ManualScheduler scheduler = new dev.levee.core.ManualScheduler(ticker);
+        IOException boom = new IOException("boom");
+        Retry retry = Retry.of(config().scheduler(scheduler).intervalFunction((attempt, failure, result) -> {
+            throw new IllegalStateException("callback bug");
+        }).build());
+        java.util.concurrent.CompletableFuture<String> failed = retry.executeAsync(
+                () -> java.util.concurrent.CompletableFuture.<String>failedFuture(boom)).toCompletableFuture();
+        assertThat(failed).isCompletedExceptionally();
+        assertThatThrownBy(failed::join).hasCause(boom);
+        assertThat(boom.getSuppressed()).hasSize(1);
+        Retry classifying = Retry.of(config().scheduler(scheduler).retryOnResult(r -> {
+            throw new IllegalStateException("classifier bug");
+        }).build());
+        java.util.concurrent.CompletableFuture<String> value = classifying.executeAsync(
+                () -> java.util.concurrent.CompletableFuture.completedFuture("value")).toCompletableFuture();
+        assertThat(value.getNow(null)).as("completes, not left pending forever").isEqualTo("value");
+    }
 }
