@@ -17,8 +17,17 @@ import java.time.Duration;
  * A caller whose clock reading is older than the state's window counts in the state's window (it
  * never resets a newer count). <b>Bound:</b> {@code L} per window, but up to {@code 2L} in an interval
  * of length {@code P} that straddles a boundary ({@code L} at the end of one window, {@code L} at the
- * start of the next). After 2^40 idle windows the index wraps; the only effect is one window that
- * starts with a stale count (refusing more, never granting more).
+ * start of the next).
+ *
+ * <p><b>Index wrap.</b> The stored index is modulo 2^40, so a reading behind the state's window is
+ * ambiguous: a late reading, or a long idle gap (2^39 windows and more, 6.4 days at 1 µs) that wrapped
+ * the index. A reading at most one minute of windows ({@code max(2, ceil(60 s / P))}, at most 2^38)
+ * behind is late and counts in the state's window; further behind, the state is from before an idle
+ * gap and is cleared. (Without that a gap of 2^39 to 2^40 windows locked the limiter out, refusing
+ * everything with a huge retryAfter for up to 2^39 windows.) The only stale effect left is an idle gap
+ * within that lag of a multiple of 2^40 windows: the old count holds for at most that lag plus one
+ * window (refusing more, never granting more). A caller whose decision lags its clock reading by more
+ * than the lag is taken for a new window.
  */
 public final class FixedWindowLimiter extends AbstractRateLimiter {
     private static final int COUNT_BITS = 24;
@@ -35,9 +44,17 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
     }
 
-    /** {@code epoch − stored} as a signed 40-bit number (the stored index wraps modulo 2^40). */
-    private static long epochDiff(long epoch, long stored) {
-        return ((epoch - stored) << COUNT_BITS) >> COUNT_BITS;
+    /** The largest lag taken for a late reading: a quarter of the index range. */
+    private static final long MAX_LAG = 1L << (64 - COUNT_BITS - 2);
+
+    /**
+     * {@code epoch − stored} (the stored index wraps modulo 2^40): as a signed 40-bit number, except
+     * that a reading more than {@code min(w.lag, 2^38)} windows behind the state is not a late reading
+     * but a wrapped index after a long idle gap, returned as the (positive) gap modulo 2^40.
+     */
+    private static long epochDiff(WindowState w, long epoch, long stored) {
+        long d = ((epoch - stored) << COUNT_BITS) >> COUNT_BITS;
+        return d < -Math.min(w.lag, MAX_LAG) ? d + (1L << (64 - COUNT_BITS)) : d;
     }
 
     @Override
@@ -69,7 +86,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             }
             long epoch = w.epochOf(now);
             long count = s & COUNT_MASK;
-            long diff = epochDiff(epoch, s >>> COUNT_BITS);
+            long diff = epochDiff(w, epoch, s >>> COUNT_BITS);
             if (diff > 0) {
                 count = 0;
             } else {
@@ -104,7 +121,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             return 0L;
         }
         long epoch = w.epochOf(nowNanos);
-        long diff = epochDiff(epoch, s >>> COUNT_BITS);
+        long diff = epochDiff(w, epoch, s >>> COUNT_BITS);
         long count = diff > 0 ? 0 : s & COUNT_MASK;
         if (count + permits <= w.limit) {
             return 0L;
@@ -124,7 +141,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         if (s == WindowState.SEALED) {
             return 0L;
         }
-        long diff = epochDiff(w.epochOf(nowNanos), s >>> COUNT_BITS);
+        long diff = epochDiff(w, w.epochOf(nowNanos), s >>> COUNT_BITS);
         return diff > 0 ? w.limit : Math.max(0L, w.limit - (s & COUNT_MASK));
     }
 
@@ -151,7 +168,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 window = new WindowState(old.origin, length, limit, s);
             } else {
                 // A new window grid starting now, carrying what the current window has granted.
-                long diff = epochDiff(old.epochOf(now), s >>> COUNT_BITS);
+                long diff = epochDiff(old, old.epochOf(now), s >>> COUNT_BITS);
                 long count = diff > 0 ? 0 : s & COUNT_MASK;
                 window = new WindowState(now, length, limit, count);
             }

@@ -6,6 +6,7 @@ import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigInteger;
 import java.time.Duration;
 
 /**
@@ -41,11 +42,24 @@ import java.time.Duration;
  * tolerance is one request ({@code min(n, burst)·T_eff}), so a cold limiter neither bursts nor runs at
  * full rate.
  *
- * <p><b>Rate changes</b> replace the parameters and keep {@code tat}, whose meaning (when the limiter
- * is idle again) does not depend on the rate.
+ * <p><b>Rate changes</b> keep the debt in permits: the permits available at the change stay
+ * available, the next one arrives no later than it would have (on a rate cut: at its old due time;
+ * on a raise: proportionally sooner) and later ones at the new rate ({@link #carried}). Keeping
+ * {@code tat} as a time would turn a used-up burst into free permits when the rate falls (burst 10
+ * used at 1 ms, then 10 per second, would leave 9 more at the same instant). The change seals
+ * {@code tat}, publishes the new parameters and stores the carried state; deciders read {@code tat}
+ * before the parameters and wait out a seal, so no decision is charged at the old interval after it.
+ *
+ * <p><b>Overflow.</b> A request for more than the burst is refused before any arithmetic; the leaky
+ * bucket, which takes any size, refuses (with {@code retryAfter} {@link Long#MAX_VALUE}) a request
+ * whose {@code n·T} or new {@code tat} would not fit in a long instead of letting it wrap.
  */
 public class GcraLimiter extends AbstractRateLimiter {
     private static final VarHandle TAT;
+    /** The state while a rate change rescales it; never a real arrival time. */
+    private static final long SEALED = Long.MIN_VALUE;
+    /** What {@link #after} returns when the sum does not fit: never a real arrival time either. */
+    static final long OVERFLOW = Long.MIN_VALUE;
 
     static {
         try {
@@ -89,7 +103,7 @@ public class GcraLimiter extends AbstractRateLimiter {
 
     private volatile Params params;
     @SuppressWarnings("unused") // accessed through TAT
-    private volatile long tat = Long.MIN_VALUE;
+    private volatile long tat = Long.MIN_VALUE + 1; // idle since forever (MIN_VALUE is SEALED)
 
     /**
      * @param ctx the shared context
@@ -156,21 +170,59 @@ public class GcraLimiter extends AbstractRateLimiter {
         return Math.max(0L, (p.tau - backlog) / p.interval);
     }
 
+    /** {@code start + interval·permits}, or {@link #OVERFLOW} if that does not fit in a long. */
+    static long after(long start, long interval, int permits) {
+        long cost = interval * permits;
+        if (Math.multiplyHigh(interval, permits) != 0 || cost < 0) {
+            return OVERFLOW;
+        }
+        long next = start + cost;
+        return next < start ? OVERFLOW : next;
+    }
+
+    /** The interval in force at {@code now}: {@code T}, or the warm-up interval. */
+    private static long intervalAt(Params p, long now) {
+        return warmingAt(p, now) ? p.warmInterval(now) : p.interval;
+    }
+
+    private static boolean warmingAt(Params p, long now) {
+        return p.warming && now - p.warmUpEnd < 0;
+    }
+
+    /** The theoretical arrival time, waiting out a rate change in progress (a few instructions). */
+    private long readTat() {
+        long t = (long) TAT.getVolatile(this);
+        while (t == SEALED) {
+            Thread.onSpinWait();
+            t = (long) TAT.getVolatile(this);
+        }
+        return t;
+    }
+
     @Override
     public final boolean tryAcquire(int permits, long nowNanos) {
         checkPermits(permits);
-        Params p = params;
-        long interval = p.interval;
-        boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
-        if (warming) {
-            interval = p.warmInterval(nowNanos);
-        }
-        long tau = tolerance(p, interval, permits, warming);
-        long cost = interval * permits;
         int losses = 0;
         long current = (long) TAT.getVolatile(this);
         while (true) {
-            long next = Math.max(current, nowNanos) + cost;
+            if (current == SEALED) {
+                Thread.onSpinWait();
+                current = (long) TAT.getVolatile(this);
+                continue;
+            }
+            // Read after tat: a state written after a rate change comes with its parameters.
+            Params p = params;
+            if (permits > maxRequest(p)) {
+                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
+                return false;
+            }
+            long interval = intervalAt(p, nowNanos);
+            long next = after(Math.max(current, nowNanos), interval, permits);
+            if (next == OVERFLOW) {
+                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
+                return false;
+            }
+            long tau = tolerance(p, interval, permits, warmingAt(p, nowNanos));
             if (next - tau > nowNanos) {
                 ctx.rejected(permits, next - tau - nowNanos, nowNanos);
                 return false;
@@ -189,20 +241,19 @@ public class GcraLimiter extends AbstractRateLimiter {
     @Override
     public final boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
         checkPermits(permits);
-        Params p = params;
-        long interval = p.interval;
-        boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
-        if (warming) {
-            interval = p.warmInterval(nowNanos);
-        }
-        long tau = tolerance(p, interval, permits, warming);
-        long cost = interval * permits;
         int losses = 0;
         while (true) {
             long current = (long) TAT.getVolatile(this);
-            long next = Math.max(current, nowNanos) + cost;
-            if (next - tau > nowNanos) {
-                long retryAfter = permits > maxRequest(p) ? Long.MAX_VALUE : next - tau - nowNanos;
+            if (current == SEALED) {
+                Thread.onSpinWait();
+                continue;
+            }
+            Params p = params;
+            long interval = intervalAt(p, nowNanos);
+            long next = permits > maxRequest(p) ? OVERFLOW : after(Math.max(current, nowNanos), interval, permits);
+            long tau = next == OVERFLOW ? 0L : tolerance(p, interval, permits, warmingAt(p, nowNanos));
+            if (next == OVERFLOW || next - tau > nowNanos) {
+                long retryAfter = next == OVERFLOW ? Long.MAX_VALUE : next - tau - nowNanos;
                 ctx.rejected(permits, retryAfter, nowNanos);
                 into.set(false, p.limit, remaining(p, current, nowNanos), retryAfter,
                         Math.max(current, nowNanos) - nowNanos);
@@ -220,22 +271,25 @@ public class GcraLimiter extends AbstractRateLimiter {
     @Override
     public final long reserve(int permits, long nowNanos, long maxWaitNanos) {
         checkPermits(permits);
-        Params p = params;
-        long interval = p.interval;
-        boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
-        if (warming) {
-            interval = p.warmInterval(nowNanos);
-        }
-        if (permits > maxRequest(p)) {
-            ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
-            return ~Long.MAX_VALUE; // a request larger than the burst could only be granted by breaking it
-        }
-        long tau = tolerance(p, interval, permits, warming);
-        long cost = interval * permits;
         int losses = 0;
         while (true) {
             long current = (long) TAT.getVolatile(this);
-            long next = Math.max(current, nowNanos) + cost;
+            if (current == SEALED) {
+                Thread.onSpinWait();
+                continue;
+            }
+            Params p = params;
+            if (permits > maxRequest(p)) {
+                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
+                return ~Long.MAX_VALUE; // a request larger than the burst could only be granted by breaking it
+            }
+            long interval = intervalAt(p, nowNanos);
+            long next = after(Math.max(current, nowNanos), interval, permits);
+            if (next == OVERFLOW) {
+                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
+                return ~Long.MAX_VALUE; // the debt would not fit in a long: never grantable
+            }
+            long tau = tolerance(p, interval, permits, warmingAt(p, nowNanos));
             long wait = Math.max(0L, next - tau - nowNanos);
             if (wait > maxWaitNanos) {
                 ctx.rejected(permits, wait, nowNanos);
@@ -251,17 +305,17 @@ public class GcraLimiter extends AbstractRateLimiter {
 
     @Override
     final long reservePeek(int permits, long nowNanos) {
+        long current = readTat();
         Params p = params;
-        long interval = p.interval;
-        boolean warming = p.warming && nowNanos - p.warmUpEnd < 0;
-        if (warming) {
-            interval = p.warmInterval(nowNanos);
-        }
         if (permits > maxRequest(p)) {
             return Long.MAX_VALUE;
         }
-        long next = Math.max((long) TAT.getVolatile(this), nowNanos) + interval * permits;
-        return Math.max(0L, next - tolerance(p, interval, permits, warming) - nowNanos);
+        long interval = intervalAt(p, nowNanos);
+        long next = after(Math.max(current, nowNanos), interval, permits);
+        if (next == OVERFLOW) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0L, next - tolerance(p, interval, permits, warmingAt(p, nowNanos)) - nowNanos);
     }
 
     @Override
@@ -271,7 +325,8 @@ public class GcraLimiter extends AbstractRateLimiter {
 
     @Override
     public final long availablePermits(long nowNanos) {
-        return remaining(params, (long) TAT.getVolatile(this), nowNanos);
+        long current = readTat();
+        return remaining(params, current, nowNanos);
     }
 
     @Override
@@ -307,9 +362,61 @@ public class GcraLimiter extends AbstractRateLimiter {
     }
 
     private void setParams(long limit, long periodNanos, long interval, boolean routine) {
-        Params old = params;
-        params = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
+        ctx.rateLock.lock();
+        try {
+            long now = ctx.ticker.read();
+            Params old = params;
+            long oldInterval = intervalAt(old, now);
+            // Seal tat so no decision lands between the new parameters and the rescaled state.
+            long tat;
+            do {
+                tat = (long) TAT.getVolatile(this);
+            } while (tat == SEALED || !TAT.compareAndSet(this, tat, SEALED));
+            params = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
+            TAT.setVolatile(this, carried(old, tat, now, oldInterval, interval));
+        } finally {
+            ctx.rateLock.unlock();
+        }
         ctx.rateChanged(limit, periodNanos, routine);
+    }
+
+    /**
+     * The state after a change of interval from {@code from} to {@code to} at {@code now}, keeping the
+     * debt in permits. With backlog {@code b = tat − now}, {@code r = floor((burst·from − b)/from)}
+     * permits are available now (0 when in debt beyond the burst); the state keeps {@code r} available
+     * and, of the two schedules that do, takes the one under which the next permit arrives first:
+     * <ul>
+     *   <li>the next permit at its old due time, later ones at the new rate:
+     *       {@code tat + (burst − r − 1)·(to − from)} (a booked debt keeps its old times);</li>
+     *   <li>the backlog rescaled, {@code now + ceil(b·to/from)} (only within the burst).</li>
+     * </ul>
+     * Keeping {@code tat} as a time instead would free permits when the rate falls (burst 10 used at
+     * 1 ms, then 10 per second: 9 more at once). The result always differs from {@code tat} (by one
+     * nanosecond when the rule leaves it unchanged), so a decider that read {@code tat} with the old
+     * parameters cannot complete its exchange after the change. Saturates instead of overflowing.
+     */
+    long carried(Params old, long tat, long now, long from, long to) {
+        if (tat <= now) {
+            return tat < now || tat - 1 == SEALED ? tat + 1 : tat - 1; // no backlog either way
+        }
+        BigInteger b = BigInteger.valueOf(tat - now);
+        BigInteger tf = BigInteger.valueOf(from);
+        BigInteger tt = BigInteger.valueOf(to);
+        BigInteger burst = BigInteger.valueOf(old.burst);
+        BigInteger tauOld = burst.multiply(tf);
+        BigInteger r = b.compareTo(tauOld) >= 0 ? BigInteger.ZERO : tauOld.subtract(b).divide(tf);
+        BigInteger next = BigInteger.valueOf(tat)
+                .add(burst.subtract(r).subtract(BigInteger.ONE).multiply(tt.subtract(tf)));
+        if (b.compareTo(tauOld) <= 0) {
+            BigInteger[] qr = b.multiply(tt).divideAndRemainder(tf);
+            BigInteger rescaled = BigInteger.valueOf(now).add(qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE));
+            next = next.min(rescaled);
+        }
+        long t = next.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : next.longValueExact();
+        if (t == tat) {
+            t = tat - 1; // never the value a stale decider read (1 ns earlier, never a whole permit)
+        }
+        return t;
     }
 
     /**

@@ -37,6 +37,13 @@ public final class LeakyBucketLimiter extends GcraLimiter {
         return Long.MAX_VALUE;
     }
 
+    /** The queue is a time (its tail's end): booked callers keep their slots, new ones queue at the new rate. */
+    @Override
+    long carried(Params old, long tat, long now, long from, long to) {
+        // Never the value a stale decider read; 1 ns either way of an idle or booked queue.
+        return tat - 1 == Long.MIN_VALUE ? tat + 1 : tat - 1;
+    }
+
     @Override
     long remaining(Params p, long tat, long now) {
         return tat <= now ? 1L : 0L;

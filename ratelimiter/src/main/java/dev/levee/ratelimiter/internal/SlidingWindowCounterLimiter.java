@@ -25,8 +25,17 @@ import java.time.Duration;
  * <p><b>Bound.</b> Exact when the previous window's permits were spread evenly; in the worst case
  * (all of them at its very end) an interval of length {@code P} can see up to {@code 2L}. In
  * practice the overshoot is small, which is why it is the usual choice for API quotas: the accuracy
- * of a log at the memory of a counter. After 2^22 idle windows the index wraps, with the only effect
- * that one window starts with stale counts (refusing more, never granting more).
+ * of a log at the memory of a counter.
+ *
+ * <p><b>Index wrap.</b> The stored index is modulo 2^22, so a reading behind the state's window is
+ * ambiguous: a late reading, or a long idle gap (2^21 windows and more: 35 minutes at 1 ms, 2 s at
+ * 1 µs) that wrapped the index. A reading at most {@code min(max(2, ceil(60 s / P)), 2^20)} windows
+ * behind is late and decides in the state's window; further behind, the state is from before an idle
+ * gap and both counts are cleared. (Without that a gap of 2^21 to 2^22 windows locked the limiter out,
+ * refusing everything with a huge retryAfter for up to 2^21 windows.) The only stale effect left is
+ * an idle gap within that lag of a multiple of 2^22 windows: the old counts hold for at most that lag
+ * plus two windows (refusing more, never granting more). A caller whose decision lags its clock
+ * reading by more than the lag is taken for a new window.
  */
 public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final int BITS = 21;
@@ -44,8 +53,17 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
     }
 
-    private static long epochDiff(long epoch, long stored) {
-        return ((epoch - stored) << EPOCH_SHIFT) >> EPOCH_SHIFT;
+    /** The largest lag taken for a late reading: a quarter of the index range. */
+    private static final long MAX_LAG = 1L << (64 - EPOCH_SHIFT - 2);
+
+    /**
+     * {@code epoch − stored} (the stored index wraps modulo 2^22): as a signed 22-bit number, except
+     * that a reading more than {@code min(w.lag, 2^20)} windows behind the state is not a late reading
+     * but a wrapped index after a long idle gap, returned as the (positive) gap modulo 2^22.
+     */
+    private static long epochDiff(WindowState w, long epoch, long stored) {
+        long d = ((epoch - stored) << EPOCH_SHIFT) >> EPOCH_SHIFT;
+        return d < -Math.min(w.lag, MAX_LAG) ? d + (1L << (64 - EPOCH_SHIFT)) : d;
     }
 
     @Override
@@ -94,7 +112,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             long epoch = w.epochOf(now);
             long prev = (s >>> BITS) & MASK;
             long curr = s & MASK;
-            long diff = epochDiff(epoch, s >>> EPOCH_SHIFT);
+            long diff = epochDiff(w, epoch, s >>> EPOCH_SHIFT);
             if (diff > 0) {
                 prev = diff == 1 ? curr : 0L;
                 curr = 0L;
@@ -208,7 +226,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 // A new grid starting now; what the old sliding window still covers becomes the
                 // current count, so the change never frees capacity already used.
                 long epoch = old.epochOf(now);
-                long diff = epochDiff(epoch, s >>> EPOCH_SHIFT);
+                long diff = epochDiff(old, epoch, s >>> EPOCH_SHIFT);
                 long prev = (s >>> BITS) & MASK;
                 long curr = s & MASK;
                 if (diff > 0) {

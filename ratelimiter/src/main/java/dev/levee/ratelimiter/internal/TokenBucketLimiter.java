@@ -33,7 +33,8 @@ import java.time.Duration;
  *
  * <p><b>Waiting</b> lets the state run ahead of the refill (a debt), so reserved tokens are paid back
  * before anyone else is served; the bound then holds for the callers' start times. A request for more
- * than {@code C} tokens is never granted. <b>Rate changes</b> seal the current bucket (its state
+ * than {@code C} tokens is never granted: it is refused before {@code n·I} is computed, which could
+ * overflow (and wrap into a grant) for a huge {@code n}. <b>Rate changes</b> seal the current bucket (its state
  * becomes a sentinel no CAS can match), carry its token count (or debt) into a new bucket, and publish
  * it; deciders that meet the seal re-read the bucket.
  */
@@ -142,6 +143,9 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
      * {@link #SEALED} if they are not there (the sentinel is never a real state).
      */
     private static long take(Bucket b, long s, int n, long now) {
+        if (n > b.capacity) {
+            return SEALED; // never fits; refused before n·I can overflow
+        }
         if (b.interval > 0) {
             long next = Math.max(s, now) + n * b.interval;
             return next - b.tau <= now ? next : SEALED;
@@ -229,7 +233,8 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 continue;
             }
             long wait = b.retryAfter(s, permits, nowNanos);
-            if (wait > maxWaitNanos) {
+            // More than the capacity never fits (retryAfter MAX_VALUE), even with an unbounded wait.
+            if (wait > maxWaitNanos || permits > b.capacity) {
                 ctx.rejected(permits, wait, nowNanos);
                 return ~wait;
             }

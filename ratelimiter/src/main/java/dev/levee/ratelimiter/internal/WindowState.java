@@ -10,6 +10,8 @@ import java.lang.invoke.VarHandle;
 final class WindowState {
     static final long SEALED = Long.MIN_VALUE;
     static final VarHandle STATE;
+    /** The clock lag tolerated between a caller's reading and its decision: one minute. */
+    static final long LAG_NANOS = 60_000_000_000L;
 
     static {
         try {
@@ -22,6 +24,12 @@ final class WindowState {
     final long origin;
     final long length;
     final long limit;
+    /**
+     * How many windows a late clock reading may lag the state's window and still be a late reading
+     * ({@value #LAG_NANOS} ns' worth, at least 2); a larger lag means the wrapped window index
+     * of a long idle gap (each algorithm caps it below half its index range).
+     */
+    final long lag;
     @SuppressWarnings("unused") // accessed through STATE
     volatile long state;
 
@@ -29,6 +37,7 @@ final class WindowState {
         this.origin = origin;
         this.length = length;
         this.limit = limit;
+        this.lag = Math.max(2L, (LAG_NANOS + length - 1) / length);
         this.state = state;
     }
 
