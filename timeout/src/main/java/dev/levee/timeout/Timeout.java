@@ -413,7 +413,7 @@ public final class Timeout implements Policy {
         } catch (RuntimeException e) {
             stage = CompletableFuture.failedFuture(e);
         }
-        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt).start(scheduler);
+        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt).start(scheduler, ticker.read());
     }
 
     private DeadlineExceededException rejectBeforeStart(long now, long effective) {

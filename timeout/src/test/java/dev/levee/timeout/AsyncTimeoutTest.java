@@ -47,6 +47,22 @@ class AsyncTimeoutTest {
     }
 
     @Test
+    void timeSpentCreatingTheStageCountsAgainstTheDeadline() {
+        Timeout timeout = timeout(true);
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> {
+            ticker.advance(60 * MS); // e.g. a blocking DNS lookup before the request is sent
+            return underlying;
+        });
+        scheduler.advance(39 * MS);
+        assertThat(result.toCompletableFuture()).isNotDone();
+        scheduler.advance(1 * MS);
+        assertThat(result.toCompletableFuture()).isCompletedExceptionally();
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(underlying).isCancelled();
+    }
+
+    @Test
     void withoutInterruptOnTimeoutTheUnderlyingFutureIsLeftRunning() {
         Timeout timeout = timeout(false);
         CompletableFuture<String> underlying = new CompletableFuture<>();

@@ -1,5 +1,6 @@
 package dev.levee.timeout.internal;
 
+import dev.levee.core.internal.Nanos;
 import dev.levee.core.Scheduler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -70,13 +71,15 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     }
 
     /**
-     * Arms the deadline and subscribes to the underlying stage.
+     * Arms the deadline and subscribes to the underlying stage. The deadline is
+     * {@code start + effective}, so time the call spent creating its stage counts against it.
      *
      * @param scheduler fires the deadline
+     * @param nowNanos the ticker reading after the stage was created
      * @return this
      */
-    public AsyncTimeoutStage<T> start(Scheduler scheduler) {
-        timer = scheduler.schedule(this, effectiveNanos);
+    public AsyncTimeoutStage<T> start(Scheduler scheduler, long nowNanos) {
+        timer = scheduler.schedule(this, Nanos.subtract(Nanos.add(startNanos, effectiveNanos), nowNanos));
         underlying.whenComplete(this);
         return this;
     }
