@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *   <li>A waiting thread that is interrupted stops waiting, has its interrupt flag restored, and gets a
  *       {@link BulkheadFullException} whose message says it was interrupted. The interrupt is never
  *       lost.</li>
- *   <li>No {@code synchronized}: waiting uses a {@link ReentrantLock} and its {@link Condition}, so a
+ *   <li>No monitor locks: waiting uses a {@link ReentrantLock} and its {@link Condition}, so a
  *       waiting virtual thread unmounts and frees its carrier.</li>
  *   <li>With {@link BulkheadConfig#fair()}, waiters are admitted in arrival order and a new arrival
  *       does not take a slot while anyone waits.</li>
