@@ -44,19 +44,6 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
     }
 
-    /** The largest lag taken for a late reading: a quarter of the index range. */
-    private static final long MAX_LAG = 1L << (64 - COUNT_BITS - 2);
-
-    /**
-     * {@code epoch − stored} (the stored index wraps modulo 2^40): as a signed 40-bit number, except
-     * that a reading more than {@code min(w.lag, 2^38)} windows behind the state is not a late reading
-     * but a wrapped index after a long idle gap, returned as the (positive) gap modulo 2^40.
-     */
-    private static long epochDiff(WindowState w, long epoch, long stored) {
-        long d = ((epoch - stored) << COUNT_BITS) >> COUNT_BITS;
-        return d < -Math.min(w.lag, MAX_LAG) ? d + (1L << (64 - COUNT_BITS)) : d;
-    }
-
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
         return decide(permits, nowNanos, 0L, null) >= 0;
@@ -86,7 +73,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             }
             long epoch = w.epochOf(now);
             long count = s & COUNT_MASK;
-            long diff = epochDiff(w, epoch, s >>> COUNT_BITS);
+            long diff = w.epochDiff(epoch, s >>> COUNT_BITS, COUNT_BITS);
             if (diff > 0) {
                 count = 0;
             } else {
@@ -121,7 +108,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             return 0L;
         }
         long epoch = w.epochOf(nowNanos);
-        long diff = epochDiff(w, epoch, s >>> COUNT_BITS);
+        long diff = w.epochDiff(epoch, s >>> COUNT_BITS, COUNT_BITS);
         long count = diff > 0 ? 0 : s & COUNT_MASK;
         if (count + permits <= w.limit) {
             return 0L;
@@ -141,7 +128,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         if (s == WindowState.SEALED) {
             return 0L;
         }
-        long diff = epochDiff(w, w.epochOf(nowNanos), s >>> COUNT_BITS);
+        long diff = w.epochDiff(w.epochOf(nowNanos), s >>> COUNT_BITS, COUNT_BITS);
         return diff > 0 ? w.limit : Math.max(0L, w.limit - (s & COUNT_MASK));
     }
 
@@ -168,7 +155,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 window = new WindowState(old.origin, length, limit, s);
             } else {
                 // A new window grid starting now, carrying what the current window has granted.
-                long diff = epochDiff(old, old.epochOf(now), s >>> COUNT_BITS);
+                long diff = old.epochDiff(old.epochOf(now), s >>> COUNT_BITS, COUNT_BITS);
                 long count = diff > 0 ? 0 : s & COUNT_MASK;
                 window = new WindowState(now, length, limit, count);
             }

@@ -53,19 +53,6 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
     }
 
-    /** The largest lag taken for a late reading: a quarter of the index range. */
-    private static final long MAX_LAG = 1L << (64 - EPOCH_SHIFT - 2);
-
-    /**
-     * {@code epoch − stored} (the stored index wraps modulo 2^22): as a signed 22-bit number, except
-     * that a reading more than {@code min(w.lag, 2^20)} windows behind the state is not a late reading
-     * but a wrapped index after a long idle gap, returned as the (positive) gap modulo 2^22.
-     */
-    private static long epochDiff(WindowState w, long epoch, long stored) {
-        long d = ((epoch - stored) << EPOCH_SHIFT) >> EPOCH_SHIFT;
-        return d < -Math.min(w.lag, MAX_LAG) ? d + (1L << (64 - EPOCH_SHIFT)) : d;
-    }
-
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
         return decide(permits, nowNanos, null, true) >= 0;
@@ -112,7 +99,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             long epoch = w.epochOf(now);
             long prev = (s >>> BITS) & MASK;
             long curr = s & MASK;
-            long diff = epochDiff(w, epoch, s >>> EPOCH_SHIFT);
+            long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
             if (diff > 0) {
                 prev = diff == 1 ? curr : 0L;
                 curr = 0L;
@@ -226,7 +213,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 // A new grid starting now; what the old sliding window still covers becomes the
                 // current count, so the change never frees capacity already used.
                 long epoch = old.epochOf(now);
-                long diff = epochDiff(old, epoch, s >>> EPOCH_SHIFT);
+                long diff = old.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
                 long prev = (s >>> BITS) & MASK;
                 long curr = s & MASK;
                 if (diff > 0) {

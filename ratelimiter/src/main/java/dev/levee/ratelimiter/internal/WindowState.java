@@ -67,4 +67,22 @@ final class WindowState {
         } while (!cas(s, SEALED));
         return s;
     }
+
+    /**
+     * {@code epoch − stored}, where the state stores the window index in the {@code 64 − countBits} bits
+     * above its counts, so the index wraps modulo {@code 2^(64 − countBits)}. The difference is read as
+     * a signed number of that width, except that a reading more than {@code min(lag, 2^(62 − countBits))}
+     * windows behind the state is not a late reading but a wrapped index after a long idle gap, and is
+     * returned as the (positive) gap modulo the index range.
+     *
+     * @param epoch the reading's window index
+     * @param stored the index stored in the state
+     * @param countBits how many low bits of the state hold counts
+     * @return the windows elapsed since the stored one (negative for a late reading)
+     */
+    long epochDiff(long epoch, long stored, int countBits) {
+        long d = ((epoch - stored) << countBits) >> countBits;
+        long maxLag = 1L << (64 - countBits - 2);
+        return d < -Math.min(lag, maxLag) ? d + (1L << (64 - countBits)) : d;
+    }
 }
