@@ -96,10 +96,10 @@ public class PipelineOverheadBenchmark {
     }
 
     /** A gate that always permits and records nothing. */
-    static final class NoOpGateA implements Gate {
+    abstract static class NoOpGate implements Gate {
         private final String name;
 
-        NoOpGateA(String name) {
+        NoOpGate(String name) {
             this.name = name;
         }
 
@@ -133,42 +133,21 @@ public class PipelineOverheadBenchmark {
         public void onIgnored() {}
     }
 
-    /** The same as {@link NoOpGateA}, a second class so the pipeline's call sites are bimorphic. */
-    static final class NoOpGateB implements Gate {
-        private final String name;
+    /**
+     * Two concrete classes, as in a real pipeline whose gates are of different kinds, so the pipeline's
+     * call sites see two receiver types (bimorphic), not one.
+     */
+    static final class NoOpGateA extends NoOpGate {
+        NoOpGateA(String name) {
+            super(name);
+        }
+    }
 
+    /** The second no-op gate class; see {@link NoOpGateA}. */
+    static final class NoOpGateB extends NoOpGate {
         NoOpGateB(String name) {
-            this.name = name;
+            super(name);
         }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Ticker ticker() {
-            return Ticker.system();
-        }
-
-        @Override
-        public boolean tryAcquire(long nowNanos) {
-            return true;
-        }
-
-        @Override
-        public RejectedException rejection(long nowNanos) {
-            throw new IllegalStateException("a no-op gate never rejects");
-        }
-
-        @Override
-        public void onSuccess(long latencyNanos) {}
-
-        @Override
-        public void onFailure(long latencyNanos, Throwable error) {}
-
-        @Override
-        public void onIgnored() {}
     }
 
     /** A wrapper that only continues the chain. */
