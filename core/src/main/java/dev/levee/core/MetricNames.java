@@ -27,6 +27,16 @@ public final class MetricNames {
     public static final String TAG_STATE = "state";
     /** Tag key: a sub-kind. */
     public static final String TAG_KIND = "kind";
+    /**
+     * Tag key: why a load shedder refused, finer than {@link #TAG_KIND} (e.g. {@code concurrency_limit},
+     * {@code queue_full}, {@code cpu_high}).
+     */
+    public static final String TAG_REASON = "reason";
+    /**
+     * The measured thing of every pattern's rejection counter: {@code levee.<pattern>.rejected}, tagged
+     * {@value #TAG_NAME} and {@value #TAG_KIND} (the {@link RejectedException#kind()} of the refusal).
+     */
+    public static final String REJECTED = "rejected";
 
     private MetricNames() {}
 
