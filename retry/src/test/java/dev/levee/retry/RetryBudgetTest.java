@@ -208,7 +208,7 @@ class RetryBudgetTest {
 
     private Retry layer(String name, RetryBudget budget) {
         RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker)
-                .backoff(Backoff.constant(Duration.ZERO)).jitter(Jitter.none());
+                .backoff(Backoff.none()).jitter(Jitter.none());
         return Retry.of((budget == null ? b.withoutBudget() : b.budget(budget)).build());
     }
 
