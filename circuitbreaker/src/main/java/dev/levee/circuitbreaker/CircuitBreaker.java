@@ -58,12 +58,13 @@ import org.slf4j.LoggerFactory;
  * {@link HalfOpenTimeoutAction}); the late answers of the abandoned round are ignored.
  *
  * <p><b>Which completions count.</b> The permit protocol carries no token, so the breaker tells eras
- * apart by time: a completion seen in HALF_OPEN whose start ({@code now − latency}) is earlier than
- * the round's era start (when the breaker opened, for a first round) came from a call admitted while
- * CLOSED, or from an abandoned round: it is ignored and frees no probe. A completion seen in OPEN,
+ * apart by time: a completion seen in HALF_OPEN whose start ({@code now − latency}) is at or before
+ * the round's era start (for a first round, a reading taken after the opening landed, so at or after
+ * the start of every call admitted while CLOSED) came from a call admitted while CLOSED, or from an
+ * abandoned round: it is ignored and frees no probe. A completion seen in OPEN,
  * FORCED_OPEN or DISABLED is not recorded. In CLOSED every completion is recorded into the current
  * window, including a straggler admitted before the last opening (checking would cost a clock reading
- * per success). A probe is never admitted with a start reading older than its round's era start.
+ * per success). A probe is never admitted with a start reading at or before its round's era start.
  *
  * <p><b>Classification</b> by the config's {@link Classifier} (default
  * {@link CircuitBreakerConfig#defaultClassifier()}): an ignored outcome is not recorded and gives a
@@ -216,12 +217,13 @@ public final class CircuitBreaker implements Gate {
                     if (now - p.openUntilNanos < 0) {
                         return refuse(p, now);
                     }
-                    transition(p, halfOpenPhase(now, p.enteredAtNanos, p.consecutiveOpens, p.window), now,
+                    transition(p, halfOpenPhase(now, p.eraStartNanos, p.consecutiveOpens, p.window), now,
                             "wait in open elapsed", null, 0, 0, 0);
                     break;
-                case HALF_OPEN:
-                    if (now - p.eraStartNanos < 0) {
-                        return refuse(p, now);
+                case HALF_OPEN: {
+                    long era = p.eraStartNanos;
+                    if (era == Phase.UNSET || now - era <= 0) {
+                        return refuse(p, now); // a reading of an earlier era (or the era not yet stamped)
                     }
                     if (p.probes.tryAdmit()) {
                         return true;
@@ -233,11 +235,13 @@ public final class CircuitBreaker implements Gate {
                         transition(p, openPhase(now, p.consecutiveOpens + 1, p.window), now,
                                 "half-open probes not back after " + config.maxWaitInHalfOpen(), null, 0, 0, 0);
                     } else {
-                        transition(p, halfOpenPhase(now, now, p.consecutiveOpens, p.window), now,
+                        // The new round owns the transitioning reading itself: its caller may probe.
+                        transition(p, halfOpenPhase(now, now - 1, p.consecutiveOpens, p.window), now,
                                 "half-open probes not back after " + config.maxWaitInHalfOpen() + "; new round of probes",
                                 null, 0, 0, 0);
                     }
                     break;
+                }
                 case FORCED_OPEN:
                 default:
                     return refuse(p, now);
@@ -368,8 +372,11 @@ public final class CircuitBreaker implements Gate {
         // A permit acquired before the current round began (admitted while CLOSED, or a probe of an
         // abandoned round) must not free one of this round's probes. A plain onIgnored() carries no
         // reading and is taken to belong to the current round; pipelines use onIgnoredAt.
-        if (startKnown && startNanos - p.eraStartNanos < 0) {
-            return;
+        if (startKnown) {
+            long era = p.eraStartNanos;
+            if (era == Phase.UNSET || startNanos - era <= 0) {
+                return;
+            }
         }
         p.probes.release();
     }
@@ -407,7 +414,8 @@ public final class CircuitBreaker implements Gate {
             }
             case HALF_OPEN: {
                 long now = endKnown ? end : ticker.read();
-                if (now - latencyNanos - p.eraStartNanos < 0) {
+                long era = p.eraStartNanos;
+                if (era == Phase.UNSET || now - latencyNanos - era <= 0) {
                     return; // admitted in an earlier era: not a probe of this round
                 }
                 long s = p.probes.record(failed, slow);
@@ -544,7 +552,9 @@ public final class CircuitBreaker implements Gate {
 
     private Phase openPhase(long now, int consecutiveOpens, SlidingWindow window) {
         long wait = config.waitInOpenNanos(consecutiveOpens);
-        return new Phase(CircuitState.OPEN, now, now + wait, now, consecutiveOpens, window, null, null);
+        // The era is stamped after the CAS (transition): the trip reading can be older than the start of
+        // calls admitted before the state change landed.
+        return new Phase(CircuitState.OPEN, now, now + wait, Phase.UNSET, consecutiveOpens, window, null, null);
     }
 
     private Phase halfOpenPhase(long now, long eraStart, int consecutiveOpens, SlidingWindow window) {
@@ -564,6 +574,11 @@ public final class CircuitBreaker implements Gate {
             long calls) {
         if (!phase.compareAndSet(from, to)) {
             return false;
+        }
+        if (to.eraStartNanos == Phase.UNSET) {
+            // Every permit of the previous era read its clock before it saw the old phase, hence before
+            // this CAS: a reading taken now is at or after all of their starts.
+            to.eraStartNanos = ticker.read();
         }
         crossingsReported.set(0);
         if (!listeners.isEmpty()) {
@@ -590,7 +605,7 @@ public final class CircuitBreaker implements Gate {
                     Phase current = phase.get();
                     if (current == to) {
                         long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.enteredAtNanos, to.consecutiveOpens, to.window), t,
+                        transition(current, halfOpenPhase(t, to.eraStartNanos, to.consecutiveOpens, to.window), t,
                                 "wait in open elapsed (scheduled)", null, 0, 0, 0);
                     }
                 }, waitNanos);
@@ -674,7 +689,7 @@ public final class CircuitBreaker implements Gate {
                     to = openPhase(now, from.consecutiveOpens + 1, from.window);
                     break;
                 case HALF_OPEN:
-                    to = halfOpenPhase(now, from.state == CircuitState.OPEN ? from.enteredAtNanos : now,
+                    to = halfOpenPhase(now, from.state == CircuitState.OPEN ? from.eraStartNanos : Phase.UNSET,
                             from.consecutiveOpens, from.window);
                     break;
                 default:
