@@ -303,6 +303,32 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
     }
 
+    /**
+     * Moves {@code tat} back by the cost of the unused booking, {@code n·T} at the interval in force
+     * when it was booked (after a rate change in between, at the new one): the next caller gets the
+     * permits. A caller that booked later keeps its own wait; the bound holds for the permits used.
+     */
+    @Override
+    final void giveBack(int permits, long bookedAtNanos) {
+        int losses = 0;
+        while (true) {
+            long current = readTat();
+            long cost = Math.multiplyHigh(intervalAt(params, bookedAtNanos), permits) != 0 ? Long.MAX_VALUE
+                    : intervalAt(params, bookedAtNanos) * permits;
+            long back = current - cost;
+            if (back > current) {
+                back = Long.MIN_VALUE + 1; // wrapped: idle since forever
+            }
+            if (back == SEALED) {
+                back++;
+            }
+            if (TAT.compareAndSet(this, current, back)) {
+                return;
+            }
+            losses = Contention.backOff(losses);
+        }
+    }
+
     @Override
     final long reservePeek(int permits, long nowNanos) {
         long current = readTat();
