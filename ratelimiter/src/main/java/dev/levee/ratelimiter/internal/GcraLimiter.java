@@ -398,8 +398,17 @@ public class GcraLimiter extends AbstractRateLimiter {
             do {
                 tat = (long) TAT.getVolatile(this);
             } while (tat == SEALED || !TAT.compareAndSet(this, tat, SEALED));
-            params = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
-            TAT.setVolatile(this, carried(old, tat, now, oldInterval, interval));
+            // Publish unconditionally: whatever throws between the seal and here, the state is unsealed
+            // (to the old tat and parameters when the new ones could not be computed), never left sealed.
+            long published = tat;
+            try {
+                Params next = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
+                long carried = carried(old, tat, now, oldInterval, interval);
+                params = next;
+                published = carried;
+            } finally {
+                TAT.setVolatile(this, published);
+            }
         } finally {
             ctx.rateLock.unlock();
         }

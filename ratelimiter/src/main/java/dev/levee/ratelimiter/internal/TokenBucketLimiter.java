@@ -312,7 +312,17 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             do {
                 s = (long) STATE.getVolatile(old);
             } while (!STATE.compareAndSet(old, s, SEALED));
-            bucket = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
+            // Publish unconditionally: the new bucket, or, if it could not be built, the old one unsealed.
+            Bucket next = null;
+            try {
+                next = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
+            } finally {
+                if (next != null) {
+                    bucket = next;
+                } else {
+                    STATE.setVolatile(old, s);
+                }
+            }
         } finally {
             ctx.rateLock.unlock();
         }
