@@ -9,19 +9,50 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the item type
  */
 public final class TimedRing<T> {
-    private final Object[] items;
-    private final long[] stamps;
-    private final long[] deadlines;
+    private final int capacity;
+    private Object[] items;
+    private long[] stamps;
+    private long[] deadlines;
     private int head;
     private int size;
 
     /**
+     * A ring allocated at its full capacity.
+     *
      * @param capacity the fixed capacity, at least 1
      */
     public TimedRing(int capacity) {
-        items = new Object[capacity];
-        stamps = new long[capacity];
-        deadlines = new long[capacity];
+        this(capacity, capacity);
+    }
+
+    /**
+     * A ring that starts small and doubles up to its capacity (then never allocates again).
+     *
+     * @param initial the initial array length, in [1, capacity]
+     * @param capacity the fixed capacity, at least 1
+     */
+    public TimedRing(int initial, int capacity) {
+        this.capacity = capacity;
+        items = new Object[initial];
+        stamps = new long[initial];
+        deadlines = new long[initial];
+    }
+
+    private void grow() {
+        int n = (int) Math.min(capacity, Math.max(1L, items.length * 2L));
+        Object[] ni = new Object[n];
+        long[] ns = new long[n];
+        long[] nd = new long[n];
+        for (int i = 0; i < size; i++) {
+            int s = slot(i);
+            ni[i] = items[s];
+            ns[i] = stamps[s];
+            nd[i] = deadlines[s];
+        }
+        items = ni;
+        stamps = ns;
+        deadlines = nd;
+        head = 0;
     }
 
     /** @return entries held */
@@ -31,7 +62,7 @@ public final class TimedRing<T> {
 
     /** @return the fixed capacity */
     public int capacity() {
-        return items.length;
+        return capacity;
     }
 
     /** @return whether empty */
@@ -41,7 +72,7 @@ public final class TimedRing<T> {
 
     /** @return whether full */
     public boolean isFull() {
-        return size == items.length;
+        return size == capacity;
     }
 
     private int slot(int index) {
@@ -57,6 +88,9 @@ public final class TimedRing<T> {
      * @param deadline its deadline
      */
     public void addLast(T item, long stamp, long deadline) {
+        if (size == items.length) {
+            grow();
+        }
         int s = slot(size);
         items[s] = item;
         stamps[s] = stamp;
