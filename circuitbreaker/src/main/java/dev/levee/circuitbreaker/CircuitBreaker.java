@@ -24,7 +24,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * has recovered. Create one per dependency ({@link #registry(CircuitBreakerConfig)}).
  *
  * <p><b>Model</b> (see {@link CircuitState} for the diagram). CLOSED records each call's outcome in a
- * sliding window (the last N calls, or the last N seconds). After a failure or a slow call it checks
- * the rules: once the window holds at least {@code minimumNumberOfCalls}, a failure rate
+ * sliding window (the last N calls, or the last N seconds). After every recording that can make a rule
+ * true (a failure, a slow call, a success that brings the window to its minimum, and in a time window the
+ * first success after buckets may have expired) it checks the rules: once the window holds at least {@code minimumNumberOfCalls}, a failure rate
  * {@code 100 × failed / calls >= failureRateThreshold} or a slow-call rate
  * {@code 100 × slow / calls >= slowCallRateThreshold} opens it; so do {@code consecutiveFailureThreshold}
  * failures in a row, when that rule is on. A call is slow when it takes longer than
@@ -58,12 +58,13 @@ import org.slf4j.LoggerFactory;
  * {@link HalfOpenTimeoutAction}); the late answers of the abandoned round are ignored.
  *
  * <p><b>Which completions count.</b> The permit protocol carries no token, so the breaker tells eras
- * apart by time: a completion seen in HALF_OPEN whose start ({@code now − latency}) is earlier than
- * the round's era start (when the breaker opened, for a first round) came from a call admitted while
- * CLOSED, or from an abandoned round: it is ignored and frees no probe. A completion seen in OPEN,
+ * apart by time: a completion seen in HALF_OPEN whose start ({@code now − latency}) is at or before
+ * the round's era start (for a first round, a reading taken after the opening landed, so at or after
+ * the start of every call admitted while CLOSED) came from a call admitted while CLOSED, or from an
+ * abandoned round: it is ignored and frees no probe. A completion seen in OPEN,
  * FORCED_OPEN or DISABLED is not recorded. In CLOSED every completion is recorded into the current
  * window, including a straggler admitted before the last opening (checking would cost a clock reading
- * per success). A probe is never admitted with a start reading older than its round's era start.
+ * per success). A probe is never admitted with a start reading at or before its round's era start.
  *
  * <p><b>Classification</b> by the config's {@link Classifier} (default
  * {@link CircuitBreakerConfig#defaultClassifier()}): an ignored outcome is not recorded and gives a
@@ -71,7 +72,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is at most
  * one atomic increment with a count window (none at all while the window holds only fast successes:
- * nothing would change) or one atomic add with a time window, plus one ticker reading unless the caller
+ * nothing would change) or one atomic add and one volatile read with a time window, plus one ticker reading unless the caller
  * passed the end reading ({@code onResultAt}, as pipelines and {@code execute} do); nothing is
  * allocated and no lock is taken. Failures and slow calls also check the thresholds. Events are built
  * only when someone listens; transitions allocate a new state record.
@@ -104,8 +105,12 @@ public final class CircuitBreaker implements Gate {
     private final AtomicReference<Phase> phase;
     private final LongAdder notPermitted = new LongAdder();
     private final EventListeners<CircuitBreakerEvent> listeners = new EventListeners<>();
-    /** METRICS_ONLY: whether the current crossing was already reported. */
-    private final AtomicBoolean crossingReported = new AtomicBoolean();
+    /**
+     * METRICS_ONLY: the rules whose current crossing was already reported ({@link SlidingWindow#FAILURE_RATE},
+     * {@link SlidingWindow#SLOW_CALL_RATE}, {@link #CONSECUTIVE_BIT}).
+     */
+    private final AtomicInteger crossingsReported = new AtomicInteger();
+    private static final int CONSECUTIVE_BIT = 4;
     private volatile CallCounters counters;
     private static final VarHandle COUNTERS;
 
@@ -212,12 +217,13 @@ public final class CircuitBreaker implements Gate {
                     if (now - p.openUntilNanos < 0) {
                         return refuse(p, now);
                     }
-                    transition(p, halfOpenPhase(now, p.enteredAtNanos, p.consecutiveOpens, p.window), now,
+                    transition(p, halfOpenPhase(now, p.eraStartNanos, p.consecutiveOpens, p.window), now,
                             "wait in open elapsed", null, 0, 0, 0);
                     break;
-                case HALF_OPEN:
-                    if (now - p.eraStartNanos < 0) {
-                        return refuse(p, now);
+                case HALF_OPEN: {
+                    long era = p.eraStartNanos;
+                    if (era == Phase.UNSET || now - era <= 0) {
+                        return refuse(p, now); // a reading of an earlier era (or the era not yet stamped)
                     }
                     if (p.probes.tryAdmit()) {
                         return true;
@@ -229,11 +235,13 @@ public final class CircuitBreaker implements Gate {
                         transition(p, openPhase(now, p.consecutiveOpens + 1, p.window), now,
                                 "half-open probes not back after " + config.maxWaitInHalfOpen(), null, 0, 0, 0);
                     } else {
-                        transition(p, halfOpenPhase(now, now, p.consecutiveOpens, p.window), now,
+                        // The new round owns the transitioning reading itself: its caller may probe.
+                        transition(p, halfOpenPhase(now, now - 1, p.consecutiveOpens, p.window), now,
                                 "half-open probes not back after " + config.maxWaitInHalfOpen() + "; new round of probes",
                                 null, 0, 0, 0);
                     }
                     break;
+                }
                 case FORCED_OPEN:
                 default:
                     return refuse(p, now);
@@ -337,10 +345,15 @@ public final class CircuitBreaker implements Gate {
                 c.successful.increment();
             }
             // A count window needs no time; a time window needs the end reading, read only if not given.
-            p.window.record(SlidingWindow.SUCCESS, timeWindow ? (endKnown ? end : ticker.read()) : 0L);
+            long now = timeWindow ? (endKnown ? end : ticker.read()) : 0L;
+            boolean check = p.window.record(SlidingWindow.SUCCESS, now);
             AtomicInteger inARow = p.consecutiveFailures;
             if (inARow != null && inARow.get() != 0) {
                 inARow.set(0);
+            }
+            if (check) {
+                // This success completed the minimum, or buckets may have expired: the rates can be over.
+                evaluate(p, timeWindow ? now : (endKnown ? end : ticker.read()));
             }
             return;
         }
@@ -359,8 +372,11 @@ public final class CircuitBreaker implements Gate {
         // A permit acquired before the current round began (admitted while CLOSED, or a probe of an
         // abandoned round) must not free one of this round's probes. A plain onIgnored() carries no
         // reading and is taken to belong to the current round; pipelines use onIgnoredAt.
-        if (startKnown && startNanos - p.eraStartNanos < 0) {
-            return;
+        if (startKnown) {
+            long era = p.eraStartNanos;
+            if (era == Phase.UNSET || startNanos - era <= 0) {
+                return;
+            }
         }
         p.probes.release();
     }
@@ -375,11 +391,14 @@ public final class CircuitBreaker implements Gate {
             case CLOSED:
             case METRICS_ONLY: {
                 long now = endKnown ? end : ticker.read();
-                p.window.record(SlidingWindow.outcome(failed, slow), now);
+                boolean check = p.window.record(SlidingWindow.outcome(failed, slow), now);
                 AtomicInteger inARow = p.consecutiveFailures;
                 if (inARow != null) {
                     if (!failed) {
                         inARow.set(0);
+                        if (p.state == CircuitState.METRICS_ONLY && (crossingsReported.get() & CONSECUTIVE_BIT) != 0) {
+                            crossingsReported.getAndUpdate(r -> r & ~CONSECUTIVE_BIT); // the run ended
+                        }
                     } else {
                         int n = inARow.incrementAndGet();
                         if (n >= consecutiveFailureThreshold) {
@@ -388,14 +407,15 @@ public final class CircuitBreaker implements Gate {
                         }
                     }
                 }
-                if (failed || slow) {
+                if (check) {
                     evaluate(p, now);
                 }
                 return;
             }
             case HALF_OPEN: {
                 long now = endKnown ? end : ticker.read();
-                if (now - latencyNanos - p.eraStartNanos < 0) {
+                long era = p.eraStartNanos;
+                if (era == Phase.UNSET || now - latencyNanos - era <= 0) {
                     return; // admitted in an earlier era: not a probe of this round
                 }
                 long s = p.probes.record(failed, slow);
@@ -411,10 +431,11 @@ public final class CircuitBreaker implements Gate {
 
     private void evaluate(Phase p, long now) {
         int breaches = p.window.breaches(now, minimumCalls, failureRateThreshold, slowCallRateThreshold);
+        if (p.state == CircuitState.METRICS_ONLY) {
+            reportCrossings(p, now, breaches);
+            return;
+        }
         if (breaches == 0) {
-            if (p.state == CircuitState.METRICS_ONLY && crossingReported.get()) {
-                crossingReported.set(false);
-            }
             return;
         }
         long totals = p.window.totals(now);
@@ -426,11 +447,42 @@ public final class CircuitBreaker implements Gate {
         }
     }
 
+    /**
+     * METRICS_ONLY: reports each rate rule once per crossing. A rule whose rate is back under its
+     * threshold may be reported again when it next crosses.
+     */
+    private void reportCrossings(Phase p, long now, int breaches) {
+        int rateBits = SlidingWindow.FAILURE_RATE | SlidingWindow.SLOW_CALL_RATE;
+        while (true) {
+            int reported = crossingsReported.get();
+            int next = (reported & ~rateBits) | breaches;
+            int fresh = breaches & ~reported;
+            if (next == reported || crossingsReported.compareAndSet(reported, next)) {
+                if (fresh != 0 && !listeners.isEmpty()) {
+                    long totals = p.window.totals(now);
+                    long calls = SlidingWindow.calls(totals);
+                    if ((fresh & SlidingWindow.FAILURE_RATE) != 0) {
+                        listeners.publish(new ThresholdExceeded(name, now, Rule.FAILURE_RATE,
+                                percent(SlidingWindow.failures(totals), calls), failureRateThreshold, calls));
+                    }
+                    if ((fresh & SlidingWindow.SLOW_CALL_RATE) != 0) {
+                        listeners.publish(new ThresholdExceeded(name, now, Rule.SLOW_CALL_RATE,
+                                percent(SlidingWindow.slowCalls(totals), calls), slowCallRateThreshold, calls));
+                    }
+                }
+                return;
+            }
+        }
+    }
+
     /** A trip rule fired: open the breaker from CLOSED, or report the crossing in METRICS_ONLY. */
     private void tripped(Phase p, long now, Rule rule, double value, double threshold) {
         long calls = SlidingWindow.calls(p.window.totals(now));
         if (p.state == CircuitState.METRICS_ONLY) {
-            if (!crossingReported.get() && crossingReported.compareAndSet(false, true) && !listeners.isEmpty()) {
+            // Only the consecutive-failures rule comes here in METRICS_ONLY: once per run of failures.
+            int reported = crossingsReported.get();
+            if ((reported & CONSECUTIVE_BIT) == 0 && crossingsReported.compareAndSet(reported, reported | CONSECUTIVE_BIT)
+                    && !listeners.isEmpty()) {
                 listeners.publish(new ThresholdExceeded(name, now, rule, value, threshold, calls));
             }
             return;
@@ -493,14 +545,16 @@ public final class CircuitBreaker implements Gate {
     private Phase closedPhase(CircuitState state, long now) {
         SlidingWindow window = timeWindow
                 ? new TimeWindow(config.slidingWindowSize() * 1_000_000_000L, config.timeWindowBuckets())
-                : new CountWindow(config.slidingWindowSize());
+                : new CountWindow(config.slidingWindowSize(), minimumCalls);
         AtomicInteger inARow = consecutiveFailureThreshold > 0 ? new AtomicInteger() : null;
         return new Phase(state, now, 0L, now, 0, window, null, inARow);
     }
 
     private Phase openPhase(long now, int consecutiveOpens, SlidingWindow window) {
         long wait = config.waitInOpenNanos(consecutiveOpens);
-        return new Phase(CircuitState.OPEN, now, now + wait, now, consecutiveOpens, window, null, null);
+        // The era is stamped after the CAS (transition): the trip reading can be older than the start of
+        // calls admitted before the state change landed.
+        return new Phase(CircuitState.OPEN, now, now + wait, Phase.UNSET, consecutiveOpens, window, null, null);
     }
 
     private Phase halfOpenPhase(long now, long eraStart, int consecutiveOpens, SlidingWindow window) {
@@ -521,7 +575,12 @@ public final class CircuitBreaker implements Gate {
         if (!phase.compareAndSet(from, to)) {
             return false;
         }
-        crossingReported.set(false);
+        if (to.eraStartNanos == Phase.UNSET) {
+            // Every permit of the previous era read its clock before it saw the old phase, hence before
+            // this CAS: a reading taken now is at or after all of their starts.
+            to.eraStartNanos = ticker.read();
+        }
+        crossingsReported.set(0);
         if (!listeners.isEmpty()) {
             if (rule != null) {
                 listeners.publish(new ThresholdExceeded(name, now, rule, value, threshold, calls));
@@ -546,7 +605,7 @@ public final class CircuitBreaker implements Gate {
                     Phase current = phase.get();
                     if (current == to) {
                         long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.enteredAtNanos, to.consecutiveOpens, to.window), t,
+                        transition(current, halfOpenPhase(t, to.eraStartNanos, to.consecutiveOpens, to.window), t,
                                 "wait in open elapsed (scheduled)", null, 0, 0, 0);
                     }
                 }, waitNanos);
@@ -630,7 +689,7 @@ public final class CircuitBreaker implements Gate {
                     to = openPhase(now, from.consecutiveOpens + 1, from.window);
                     break;
                 case HALF_OPEN:
-                    to = halfOpenPhase(now, from.state == CircuitState.OPEN ? from.enteredAtNanos : now,
+                    to = halfOpenPhase(now, from.state == CircuitState.OPEN ? from.eraStartNanos : Phase.UNSET,
                             from.consecutiveOpens, from.window);
                     break;
                 default:

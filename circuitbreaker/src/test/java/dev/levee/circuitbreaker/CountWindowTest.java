@@ -11,7 +11,7 @@ class CountWindowTest {
 
     @Test
     void totalsFollowTheSlots() {
-        CountWindow w = new CountWindow(3);
+        CountWindow w = new CountWindow(3, 1);
         w.record(SlidingWindow.SLOW_FAILURE, 0);
         w.record(SlidingWindow.FAILURE, 0);
         w.record(SlidingWindow.SLOW_SUCCESS, 0);
@@ -31,7 +31,7 @@ class CountWindowTest {
 
     @Test
     void aCleanWindowSkipsSuccessesButStillEvictsAFailureAfterExactlySizeCalls() {
-        CountWindow w = new CountWindow(5);
+        CountWindow w = new CountWindow(5, 1);
         for (int i = 0; i < 5 + 1234; i++) {
             w.record(SlidingWindow.SUCCESS, 0);
         }
@@ -51,7 +51,7 @@ class CountWindowTest {
 
     @Test
     void largestWindowFitsThePackedTotals() {
-        CountWindow w = new CountWindow(1_000_000);
+        CountWindow w = new CountWindow(1_000_000, 1);
         for (int i = 0; i < 1_000_000; i++) {
             w.record(SlidingWindow.SLOW_FAILURE, 0);
         }

@@ -20,10 +20,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code ratio · requests + minimum}, requests counted over the same ttl; with the defaults (20%,
  * 10/s, 10 s) a failing dependency sees at most 1.2× its normal load plus 100 calls per 10 s, instead
  * of {@code maxAttempts}× (27× for three layers of three attempts). Deposits and withdrawals are kept
- * in {@linkplain WindowedCounter time-bucketed counters} on the ticker, 10 to 20 buckets per ttl, and
- * rounded to whole buckets the safe way: a withdrawal counts for at least the ttl (and stops before
- * ttl + 2 buckets), a deposit for at most the ttl (and stops after ttl − 2 buckets), so the bound
- * holds exactly, at the price of an allowance a few percent below {@code ratio} in steady state.
+ * in {@linkplain WindowedCounter time-bucketed counters} on the ticker, 20 to 40 buckets per ttl, and
+ * rounded to whole buckets the safe way, <b>within 10% of the ttl for every ttl</b>: a withdrawal
+ * counts at every age up to the ttl and at no age from {@code 1.1 · ttl}; a deposit counts at every
+ * age up to {@code 0.9 · ttl} and at no age from the ttl. So the bound holds exactly, at the price of
+ * an allowance up to 10% below {@code ratio} in steady state.
  *
  * <p><b>Concurrency form</b> (optional, {@link RetryBudgetConfig.Builder#maxConcurrentRetries}): in
  * addition, retries in flight (from the withdrawal until that attempt ends) stay at most
@@ -175,12 +176,12 @@ public final class RetryBudget {
         return Math.max(0L, (long) (ratio * deposits.sumWithin(now) + reserve) - withdrawals.sum(now));
     }
 
-    /** @return requests deposited within the ttl (missing some up to two buckets younger) */
+    /** @return requests deposited within the ttl (each counted until at least 0.9 × ttl, never at the ttl) */
     public long deposits() {
         return deposits.sumWithin(ticker.read());
     }
 
-    /** @return retries withdrawn within the ttl (and some up to two buckets older) */
+    /** @return retries withdrawn within the ttl (each counted until at least the ttl, never at 1.1 × ttl) */
     public long withdrawals() {
         return withdrawals.sum(ticker.read());
     }

@@ -9,6 +9,8 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
 
@@ -32,6 +34,8 @@ import org.slf4j.event.Level;
  *   <tr><td>{@code logLevel} of each retry</td><td>DEBUG</td><td>not null</td></tr>
  *   <tr><td>{@code ticker}, {@code sleeper}, {@code scheduler}, {@code random}</td>
  *       <td>system ones, thread-local randomness</td><td>not null</td></tr>
+ *   <tr><td>{@code executor} of asynchronous attempts after a backoff</td>
+ *       <td>the first attempt's stage's default async executor</td><td>—</td></tr>
  * </table>
  * The defaults follow published practice: three attempts (resilience4j, Polly), exponential backoff
  * with full jitter (the AWS Architecture Blog's recommendation). A retry budget is opt-in because it
@@ -62,6 +66,7 @@ public final class RetryConfig {
     private final Sleeper sleeper;
     private final Scheduler scheduler;
     private final RandomSource random;
+    private final Executor executor;
 
     private RetryConfig(Builder b, Classifier classifier) {
         this.name = b.name;
@@ -81,6 +86,7 @@ public final class RetryConfig {
         this.sleeper = b.sleeper;
         this.scheduler = b.scheduler;
         this.random = b.random;
+        this.executor = b.executor;
     }
 
     /**
@@ -193,6 +199,15 @@ public final class RetryConfig {
         return random;
     }
 
+    /**
+     * @return where asynchronous attempts after a backoff run, or null for the default: the first
+     *         attempt's stage's default async executor ({@link CompletableFuture#defaultExecutor()},
+     *         usually {@link java.util.concurrent.ForkJoinPool#commonPool()})
+     */
+    public Executor executor() {
+        return executor;
+    }
+
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
         private final String name;
@@ -213,6 +228,7 @@ public final class RetryConfig {
         private Sleeper sleeper = Sleeper.system();
         private Scheduler scheduler = Scheduler.system();
         private RandomSource random = RandomSource.threadLocal();
+        private Executor executor;
 
         private Builder(String name) {
             this.name = name;
@@ -433,6 +449,22 @@ public final class RetryConfig {
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where an asynchronous attempt after a backoff runs. The scheduler's thread only hands the
+         * attempt over: a Levee timer thread never runs user code, so one slow attempt cannot delay
+         * every other timer. By default (null) the executor is the first attempt's stage's default
+         * async executor ({@link CompletableFuture#defaultExecutor()}: the common fork-join pool, or a
+         * thread per task when that pool has no parallelism). Tests pass {@code Runnable::run} to run
+         * attempts on the thread that advances a {@link dev.levee.core.ManualScheduler}.
+         *
+         * @param executor the executor, or null for the default
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
             return this;
         }
 

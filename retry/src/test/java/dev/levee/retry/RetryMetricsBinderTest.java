@@ -55,7 +55,8 @@ class RetryMetricsBinderTest {
     @Test
     void hedgesAreCounted() {
         ManualScheduler scheduler = new ManualScheduler(ticker);
-        Hedge hedge = Hedge.of(HedgeConfig.builder("search").ticker(ticker).scheduler(scheduler).delay(Duration.ofMillis(5)).build());
+        Hedge hedge = Hedge.of(HedgeConfig.builder("search").ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
+                .delay(Duration.ofMillis(5)).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RetryMetricsBinder.of(List.of(), List.of(hedge)).bindTo(registry);
         CompletableFuture<String> slow = new CompletableFuture<>();

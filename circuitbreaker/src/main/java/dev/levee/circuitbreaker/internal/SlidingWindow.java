@@ -8,8 +8,12 @@ package dev.levee.circuitbreaker.internal;
  * ({@link #EMPTY} marks a count-window slot never written). A slow failure counts both as a failure and
  * as slow.
  *
- * <p>Threshold checks ({@link #breaches}) run only after a failure or a slow call: a fast success cannot
- * raise either rate.
+ * <p>Threshold checks ({@link #breaches}) run after every recording that can make a rule true, which
+ * {@link #record} reports: a failure or a slow call always; a fast success only when it can complete
+ * the minimum number of calls (a count window whose call count just reached the minimum), or, in a
+ * time window, when buckets may have expired since the last check (the first success in a bucket
+ * after the rules last saw the window at or over its minimum) or the window is below its minimum.
+ * Any other fast success only lowers both rates.
  */
 public abstract class SlidingWindow {
     /** A count-window slot that holds no call yet. */
@@ -64,8 +68,18 @@ public abstract class SlidingWindow {
      *
      * @param outcome an outcome code other than {@link #EMPTY}
      * @param nowNanos the ticker reading at completion (ignored by a count window)
+     * @return whether this recording can have made a rule true, so the caller must check
+     *     {@link #breaches}: always for a failure or a slow call
      */
-    public abstract void record(int outcome, long nowNanos);
+    public abstract boolean record(int outcome, long nowNanos);
+
+    /**
+     * Tells the window that a check at {@code nowNanos} found at least the minimum number of calls, so
+     * later fast successes in the same bucket need no check. A no-op for a count window.
+     *
+     * @param nowNanos the reading of that check
+     */
+    public void minimumSeen(long nowNanos) {}
 
     /**
      * Checks the rate rules:
@@ -84,6 +98,7 @@ public abstract class SlidingWindow {
         if (calls < minimumCalls || calls == 0) {
             return 0;
         }
+        minimumSeen(nowNanos);
         if (failures(packed) > calls || slowCalls(packed) > calls) {
             // Two recordings racing on one count-window slot can leave the totals briefly inconsistent;
             // the next check sees them settled. Never trip on such a reading.

@@ -64,7 +64,8 @@ public final class RetryDemo {
                 .percentileDelay(95, Duration.ofMillis(50))
                 .maxHedges(1)
                 .budget(budget)
-                .ticker(ticker).scheduler(scheduler)
+                .ticker(ticker).scheduler(scheduler)     // demos: manual time ...
+                .asyncExecutor(Runnable::run)            // ... and hedges started on the advancing thread
                 .build());
     }
 
