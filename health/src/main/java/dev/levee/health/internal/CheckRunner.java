@@ -286,8 +286,11 @@ public final class CheckRunner {
                 timer.cancel();
             }
         }
-        run.result.complete(reported);
-        observer.completed(this, reported, before, timedOut, now);
+        try {
+            observer.completed(this, reported, before, timedOut, now); // events before callers see the result
+        } finally {
+            run.result.complete(reported);
+        }
     }
 
     /** Completes a run in flight with "closed" and stops its timer; used by the checker's close(). */
