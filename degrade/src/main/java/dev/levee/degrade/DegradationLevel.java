@@ -52,7 +52,8 @@ public final class DegradationLevel {
     private final DegradationLevelConfig config;
     private final LoadSignal signal;
     private final double[] thresholds;
-    private final double hysteresis;
+    /** {@code exits[i] = thresholds[i] - hysteresis}, rounded to 1e-9 so 0.8 - 0.1 is 0.7, not 0.7000000000000001. */
+    private final double[] exits;
     private final long recoveryNanos;
     private final long intervalNanos;
     private final Ticker ticker;
@@ -72,7 +73,10 @@ public final class DegradationLevel {
         this.config = config;
         this.signal = signal;
         this.thresholds = config.thresholds();
-        this.hysteresis = config.hysteresis();
+        this.exits = new double[thresholds.length];
+        for (int i = 0; i < thresholds.length; i++) {
+            exits[i] = Math.round((thresholds[i] - config.hysteresis()) * 1e9) / 1e9;
+        }
         this.recoveryNanos = config.recoveryDelayNanos();
         this.intervalNanos = config.sampleIntervalNanos();
         this.ticker = config.ticker();
@@ -217,7 +221,7 @@ public final class DegradationLevel {
             target++;
         }
         if (target == current && now - levelSinceNanos >= recoveryNanos) {
-            while (target > FULL && load < thresholds[target - 1] - hysteresis) {
+            while (target > FULL && load < exits[target - 1]) {
                 target--;
             }
         }

@@ -6,6 +6,7 @@ import dev.levee.core.Validate;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The immutable, nameless configuration of a {@link DegradationLevel}. Build it with {@link #builder()}.
@@ -35,7 +36,7 @@ public final class DegradationLevelConfig {
     private static final String POLICY = "DegradationLevel config";
 
     /** Default {@code thresholds}: level 1 from 0.8, level 2 from 0.95. */
-    public static final double[] DEFAULT_THRESHOLDS = {0.8, 0.95};
+    public static final List<Double> DEFAULT_THRESHOLDS = List.of(0.8, 0.95);
     /** The most levels above {@link DegradationLevel#FULL} accepted. */
     public static final int MAX_LEVELS = 16;
     /** Default {@code hysteresis}: 0.1. */
@@ -147,7 +148,7 @@ public final class DegradationLevelConfig {
 
     /** Builds a {@link DegradationLevelConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private double[] thresholds = DEFAULT_THRESHOLDS.clone();
+        private double[] thresholds = DEFAULT_THRESHOLDS.stream().mapToDouble(Double::doubleValue).toArray();
         private double hysteresis = DEFAULT_HYSTERESIS;
         private Duration recoveryDelay = DEFAULT_RECOVERY_DELAY;
         private Duration sampleInterval = DEFAULT_SAMPLE_INTERVAL;
