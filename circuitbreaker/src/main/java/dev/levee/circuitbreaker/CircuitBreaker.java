@@ -79,6 +79,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Usable as a {@link Gate} without lambdas, in a {@link dev.levee.core.Pipeline}, or
  * through {@code execute}/{@code decorate}.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class CircuitBreaker implements Gate {
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 

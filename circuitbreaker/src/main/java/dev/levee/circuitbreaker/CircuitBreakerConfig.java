@@ -9,6 +9,7 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link CircuitBreaker}, built by {@link #builder()}; one config may
@@ -71,8 +72,8 @@ public final class CircuitBreakerConfig {
     private final double waitDurationMultiplier;
     private final Duration maxWaitDurationInOpen;
     /** The cap as the user set it, or null when it follows the default; kept so toBuilder() keeps following it. */
-    private final Duration maxWaitDurationInOpenSet;
-    private final IntFunction<Duration> waitDurationFunction;
+    private final @Nullable Duration maxWaitDurationInOpenSet;
+    private final @Nullable IntFunction<Duration> waitDurationFunction;
     private final int permittedCallsInHalfOpen;
     private final int successThresholdInHalfOpen;
     private final Duration maxWaitInHalfOpen;
@@ -298,8 +299,8 @@ public final class CircuitBreakerConfig {
         private int consecutiveFailureThreshold;
         private Duration waitDurationInOpen = Duration.ofSeconds(60);
         private double waitDurationMultiplier = 1.0;
-        private Duration maxWaitDurationInOpen;
-        private IntFunction<Duration> waitDurationFunction;
+        private @Nullable Duration maxWaitDurationInOpen;
+        private @Nullable IntFunction<Duration> waitDurationFunction;
         private int permittedCallsInHalfOpen = 10;
         private int successThresholdInHalfOpen;
         private Duration maxWaitInHalfOpen = Duration.ofSeconds(60);
@@ -360,19 +361,28 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param type the window type; default COUNT_BASED @return this builder */
+        /**
+         * @param type the window type; default COUNT_BASED
+         * @return this builder
+         */
         public Builder slidingWindowType(SlidingWindowType type) {
             this.slidingWindowType = type;
             return this;
         }
 
-        /** @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100 @return this builder */
+        /**
+         * @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100
+         * @return this builder
+         */
         public Builder slidingWindowSize(int size) {
             this.slidingWindowSize = size;
             return this;
         }
 
-        /** @param buckets buckets of a time window, in [1, 1000]; default 10 @return this builder */
+        /**
+         * @param buckets buckets of a time window, in [1, 1000]; default 10
+         * @return this builder
+         */
         public Builder timeWindowBuckets(int buckets) {
             this.timeWindowBuckets = buckets;
             return this;
@@ -390,13 +400,19 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param percent failure rate that opens the breaker, in (0, 100]; default 50 @return this builder */
+        /**
+         * @param percent failure rate that opens the breaker, in (0, 100]; default 50
+         * @return this builder
+         */
         public Builder failureRateThreshold(double percent) {
             this.failureRateThreshold = percent;
             return this;
         }
 
-        /** @param percent slow-call rate that opens the breaker, in (0, 100]; default 100 @return this builder */
+        /**
+         * @param percent slow-call rate that opens the breaker, in (0, 100]; default 100
+         * @return this builder
+         */
         public Builder slowCallRateThreshold(double percent) {
             this.slowCallRateThreshold = percent;
             return this;
@@ -426,7 +442,10 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param duration the wait in OPEN after a first opening, &gt; 0; default 60 s @return this builder */
+        /**
+         * @param duration the wait in OPEN after a first opening, &gt; 0; default 60 s
+         * @return this builder
+         */
         public Builder waitDurationInOpen(Duration duration) {
             this.waitDurationInOpen = duration;
             return this;
@@ -461,7 +480,10 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 10 @return this builder */
+        /**
+         * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 10
+         * @return this builder
+         */
         public Builder permittedCallsInHalfOpen(int calls) {
             this.permittedCallsInHalfOpen = calls;
             return this;
@@ -491,7 +513,10 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param action what a half-open timeout does; default ADMIT_NEW_PROBES @return this builder */
+        /**
+         * @param action what a half-open timeout does; default ADMIT_NEW_PROBES
+         * @return this builder
+         */
         public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
             this.halfOpenTimeoutAction = action;
             return this;
@@ -509,19 +534,28 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param classifier which outcomes count; default {@link #defaultClassifier()} @return this builder */
+        /**
+         * @param classifier which outcomes count; default {@link #defaultClassifier()}
+         * @return this builder
+         */
         public Builder classifier(Classifier classifier) {
             this.classifier = classifier;
             return this;
         }
 
-        /** @param ticker the time source; default {@link Ticker#system()} @return this builder */
+        /**
+         * @param ticker the time source; default {@link Ticker#system()}
+         * @return this builder
+         */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
             return this;
         }
 
-        /** @param scheduler for the automatic transition; default {@link Scheduler#system()} @return this builder */
+        /**
+         * @param scheduler for the automatic transition; default {@link Scheduler#system()}
+         * @return this builder
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;
             return this;

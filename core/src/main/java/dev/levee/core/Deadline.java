@@ -4,6 +4,7 @@ import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An absolute point in time on a {@link Ticker} by which work must be done.
@@ -98,7 +99,7 @@ public final class Deadline implements Comparable<Deadline> {
      *
      * @return the current deadline or null
      */
-    public static Deadline currentOrNull() {
+    public static @Nullable Deadline currentOrNull() {
         return CURRENT.get();
     }
 
@@ -122,7 +123,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param deadline the deadline to make current, or null for none
      * @return a scope that restores the previous value
      */
-    static ContextScope restore(Deadline deadline) {
+    static ContextScope restore(@Nullable Deadline deadline) {
         Deadline previous = CURRENT.get();
         CURRENT.set(deadline);
         return new DeadlineScope(previous, deadline);
@@ -204,7 +205,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param other another deadline, or null
      * @return the earlier one
      */
-    public Deadline earlierOf(Deadline other) {
+    public Deadline earlierOf(@Nullable Deadline other) {
         if (other == null) {
             return this;
         }
@@ -218,7 +219,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param b a deadline or null
      * @return the earlier one, or null if both are null
      */
-    public static Deadline earliest(Deadline a, Deadline b) {
+    public static @Nullable Deadline earliest(@Nullable Deadline a, @Nullable Deadline b) {
         return a == null ? b : a.earlierOf(b);
     }
 
@@ -259,12 +260,12 @@ public final class Deadline implements Comparable<Deadline> {
 
     /** Restores the previous current deadline when closed. */
     private static final class DeadlineScope implements ContextScope {
-        private final Deadline previous;
-        private final Deadline installed;
+        private final @Nullable Deadline previous;
+        private final @Nullable Deadline installed;
         private final Thread owner = Thread.currentThread();
         private boolean closed;
 
-        DeadlineScope(Deadline previous, Deadline installed) {
+        DeadlineScope(@Nullable Deadline previous, @Nullable Deadline installed) {
             this.previous = previous;
             this.installed = installed;
         }

@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One policy per key — per tenant, per API key, per client address — with a hard bound on how many
@@ -52,7 +53,7 @@ public final class KeyedRegistry<K, P> {
     private final long touchGranularityNanos;
     private final Ticker ticker;
     private final Function<? super K, ? extends P> factory;
-    private final BiConsumer<? super K, ? super P> evictionListener;
+    private final @Nullable BiConsumer<? super K, ? super P> evictionListener;
 
     private final ConcurrentHashMap<K, Entry<K, P>> map = new ConcurrentHashMap<>();
     /** The clock: entries in insertion order, rotated when given a second chance. */
@@ -290,6 +291,7 @@ public final class KeyedRegistry<K, P> {
         volatile boolean referenced;
         volatile boolean removed;
 
+        @SuppressWarnings("NullAway.Init") // value is set inside computeIfAbsent before publication
         Entry(K key, long now) {
             this.key = key;
             this.lastAccessNanos = now;
@@ -302,7 +304,7 @@ public final class KeyedRegistry<K, P> {
         private int maxEntries = 10_000;
         private Duration idleTimeout = Duration.ofMinutes(10);
         private Ticker ticker = Ticker.system();
-        private BiConsumer<Object, Object> evictionListener;
+        private @Nullable BiConsumer<Object, Object> evictionListener;
 
         private Builder(String name) {
             this.name = name;

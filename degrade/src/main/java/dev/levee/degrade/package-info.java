@@ -1,4 +1,5 @@
 /**
- * Graceful degradation (planned): fallback chains, degraded results, stale-value fallback and request coalescing. No API yet; it arrives with its own issue.
+ * Graceful degradation (planned): fallback chains, degraded results, stale-value fallback and
+ * request coalescing. No API yet; it arrives with its own issue.
  */
 package dev.levee.degrade;

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
@@ -39,6 +40,7 @@ import org.slf4j.event.Level;
  * it costs a ticker read and a CAS per call (about 30 ns on a VM whose clock read is slow), which
  * the plain retry does not.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class RetryConfig {
     /** Default attempts, the first included. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
@@ -197,16 +199,16 @@ public final class RetryConfig {
     public static final class Builder {
         private final String name;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private Duration maxDuration;
+        private @Nullable Duration maxDuration;
         private Backoff backoff = Backoff.defaults();
         private Jitter jitter = Jitter.full();
-        private IntervalFunction intervalFunction;
+        private @Nullable IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private Predicate<Object> retryOnResult;
-        private Predicate<? super Throwable> abortPredicate;
-        private RetryAfterExtractor retryAfterExtractor;
+        private @Nullable Predicate<Object> retryOnResult;
+        private @Nullable Predicate<? super Throwable> abortPredicate;
+        private @Nullable RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private RetryBudget budget;
+        private @Nullable RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();
@@ -306,6 +308,7 @@ public final class RetryConfig {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only copied into an immutable list
         public final Builder abortOn(Class<? extends Throwable>... types) {
             java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
             return abortIf(t -> {
