@@ -6,6 +6,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder(String)}.
@@ -140,11 +141,11 @@ public final class ThreadPoolBulkheadConfig {
     public static final class Builder {
         private final String name;
         private int maxThreads = Runtime.getRuntime().availableProcessors();
-        private Integer coreThreads;
+        private @Nullable Integer coreThreads;
         private int queueCapacity = 100;
         private Duration keepAlive = Duration.ofSeconds(60);
         private Duration closeGracePeriod = Duration.ofSeconds(10);
-        private String threadNamePrefix;
+        private @Nullable String threadNamePrefix;
         private boolean virtualThreads;
         private List<? extends ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();

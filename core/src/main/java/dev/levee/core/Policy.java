@@ -90,6 +90,7 @@ public interface Policy {
      * @throws E what the call threw, unchanged
      * @throws RejectedException if this policy refused the call
      */
+    @SuppressWarnings("NullAway") // the Void result is null by definition
     default <E extends Throwable> void run(CheckedRunnable<E> call) throws E {
         execute(Chain.direct(), () -> {
             call.run();
@@ -176,7 +177,8 @@ public interface Policy {
     }
 
     /**
-     * Returns a checked function that applies {@code function} through this policy.
+     * Returns a checked function that applies {@code function} through this policy. Named apart from
+     * {@link #decorate(Function)} so that a lambda literal is never ambiguous between the two.
      *
      * @param function the call
      * @param <A> the argument type
@@ -184,7 +186,7 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated function
      */
-    default <A, R, E extends Throwable> CheckedFunction<A, R, E> decorate(CheckedFunction<A, R, E> function) {
+    default <A, R, E extends Throwable> CheckedFunction<A, R, E> decorateChecked(CheckedFunction<A, R, E> function) {
         return argument -> execute(() -> function.apply(argument));
     }
 

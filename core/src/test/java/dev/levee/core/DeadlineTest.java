@@ -70,6 +70,7 @@ class DeadlineTest {
         assertThat(Deadline.earliest(null, a)).isSameAs(a);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void nestedScopesKeepTheEarlierAndRestoreOnClose() {
         Deadline outer = Deadline.after(Duration.ofSeconds(1), ticker);
@@ -114,6 +115,7 @@ class DeadlineTest {
         scope.close(); // twice is harmless
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToExecutorTasks() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -133,6 +135,7 @@ class DeadlineTest {
         }
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToCompletionStageContinuations() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("checkstyle:LineLength") // tables of cases, one per line
 class PidShedderTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();

@@ -6,6 +6,7 @@ import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link RateLimiter}: which algorithm, how many permits per period,
@@ -204,7 +205,7 @@ public final class RateLimiterConfig {
         private long limit = 100;
         private Duration period = Duration.ofSeconds(1);
         private long burst = -1;
-        private Duration maxWait;
+        private @Nullable Duration maxWait;
         private Duration warmUp = Duration.ZERO;
         private double coldFactor = 3.0;
         private Ticker ticker = Ticker.system();

@@ -10,7 +10,6 @@ import dev.levee.core.internal.Exceptions;
 import dev.levee.retry.internal.LatencyWindow;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
@@ -47,6 +46,7 @@ import java.util.function.Supplier;
  * <p>A hedged call allocates (a future per attempt, a timer); use it where tail latency matters more
  * than a few hundred bytes per call. Thread-safe.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Hedge implements Policy {
     private final String name;
     private final HedgeConfig config;

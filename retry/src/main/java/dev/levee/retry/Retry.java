@@ -67,6 +67,7 @@ import org.slf4j.event.Level;
  *
  * <p>Thread-safe; build once, use for every call.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Retry implements Policy {
     private static final Logger LOG = LoggerFactory.getLogger(Retry.class);
 

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
@@ -48,6 +49,7 @@ import org.slf4j.event.Level;
  * it costs a ticker read and a CAS per call (about 30 ns on a VM whose clock read is slow), which
  * the plain retry does not.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class RetryConfig {
     /** Default attempts, the first included: 3 (seed 000; seed 003's "3 retries" would be 4). */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
@@ -59,7 +61,10 @@ public final class RetryConfig {
     public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
     /** Default cap on any delay: 10 s (seed 000; seed 003 says 30 s). */
     public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(10);
-    /** Default backoff: exponential from {@link #DEFAULT_INITIAL_BACKOFF}, ×{@link #DEFAULT_BACKOFF_MULTIPLIER}, capped at {@link #DEFAULT_MAX_BACKOFF}. */
+    /**
+     * Default backoff: exponential from {@link #DEFAULT_INITIAL_BACKOFF}, ×{@link #DEFAULT_BACKOFF_MULTIPLIER},
+     * capped at {@link #DEFAULT_MAX_BACKOFF}.
+     */
     public static final Backoff DEFAULT_BACKOFF = Backoff.defaults();
     /** Default jitter: full (seed 000 says ±20%, seed 003 equal jitter; see docs/retry.md for why full). */
     public static final Jitter DEFAULT_JITTER = Jitter.full();
@@ -285,11 +290,11 @@ public final class RetryConfig {
         private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
         private IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private Predicate<Object> retryOnResult;
-        private Predicate<? super Throwable> abortPredicate;
-        private RetryAfterExtractor retryAfterExtractor;
+        private @Nullable Predicate<Object> retryOnResult;
+        private @Nullable Predicate<? super Throwable> abortPredicate;
+        private @Nullable RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private RetryBudget budget;
+        private @Nullable RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();
@@ -406,6 +411,7 @@ public final class RetryConfig {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only copied into an immutable list
         public final Builder retryOn(Class<? extends Throwable>... types) {
             java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
             Predicate<? super Throwable> previous = retryPredicate;
@@ -497,6 +503,7 @@ public final class RetryConfig {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only copied into an immutable list
         public final Builder abortOn(Class<? extends Throwable>... types) {
             java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
             return abortIf(t -> {

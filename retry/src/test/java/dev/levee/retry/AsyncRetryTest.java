@@ -139,6 +139,7 @@ class AsyncRetryTest {
         assertThat(attempts).hasSize(1);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void theCallersDeadlineIsRespectedAndRestoredAroundLaterAttempts() {
         Retry retry = Retry.of(config().maxAttempts(10).build());

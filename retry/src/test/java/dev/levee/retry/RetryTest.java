@@ -238,6 +238,7 @@ class RetryTest {
         assertThat(calls).hasValue(1);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void aBackoffEndingPastTheDeadlineIsNotStarted() {
         Retry retry = Retry.of(config().backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).maxAttempts(10).build());
@@ -253,6 +254,7 @@ class RetryTest {
         assertThat(((RetryEvent.GaveUp) events.get(events.size() - 1)).reason()).isEqualTo(GiveUpReason.DEADLINE);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void anExpiredDeadlineGivesUpEvenWithoutBackoff() {
         Retry retry = Retry.of(config().backoff(Backoff.none()).build());

@@ -8,6 +8,7 @@ import dev.levee.timeout.internal.HeaderCodec;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Carries a deadline across service calls, as gRPC does: the caller writes the time it has left into
@@ -43,6 +44,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Immutable configuration; thread-safe; the counters are {@link LongAdder}s.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class DeadlinePropagation {
     private static final String POLICY = "DeadlinePropagation";
 
@@ -235,7 +237,7 @@ public final class DeadlinePropagation {
     /** Builds a {@link DeadlinePropagation}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
         private DeadlineHeaderFormat format = DeadlineHeaderFormat.GRPC;
-        private String headerName;
+        private @Nullable String headerName;
         private Duration localMaximum = Duration.ofSeconds(30);
         private Duration absurdAbove = Duration.ofDays(1);
         private Ticker ticker = Ticker.system();

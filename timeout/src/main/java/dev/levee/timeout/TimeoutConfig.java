@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Timeout}; build it with {@link #builder()}.
@@ -39,6 +40,7 @@ import java.util.concurrent.Executor;
  * <p>The 5 s default follows common practice for an interactive request to one dependency; choose
  * a real value from the dependency's p99 latency plus headroom (see {@code docs/timeout.md}).
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutConfig {
     private static final String POLICY = "Timeout config";
     private static final TimeoutConfig DEFAULTS = builder().build();
@@ -197,11 +199,11 @@ public final class TimeoutConfig {
     public static final class Builder {
         private Duration timeout = Duration.ofSeconds(5);
         private TimeoutMode mode = TimeoutMode.THREAD;
-        private Executor executor;
+        private @Nullable Executor executor;
         private boolean interruptOnTimeout = true;
         private Duration reserve = Duration.ZERO;
         private Duration minimumRemaining = Duration.ofMillis(1);
-        private AdaptiveTimeout adaptive;
+        private @Nullable AdaptiveTimeout adaptive;
         private List<ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();

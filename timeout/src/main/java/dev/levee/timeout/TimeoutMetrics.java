@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Binds a {@link Timeout} (and optionally a {@link DeadlinePropagation}) to Micrometer. The only
@@ -37,8 +38,8 @@ public final class TimeoutMetrics implements MeterBinder {
     private static final String PATTERN = "timeout";
 
     private final Timeout timeout;
-    private DeadlinePropagation propagation;
-    private String propagationName;
+    private @Nullable DeadlinePropagation propagation;
+    private @Nullable String propagationName;
 
     /**
      * @param timeout the timeout to observe

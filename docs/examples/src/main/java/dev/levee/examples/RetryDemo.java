@@ -76,6 +76,7 @@ public final class RetryDemo {
      *
      * @param out where to print
      */
+    @SuppressWarnings("try") // the scope is held only for its close()
     public static void run(PrintStream out) {
         ManualTicker ticker = new ManualTicker();
         RandomSource random = RandomSource.seeded(7);

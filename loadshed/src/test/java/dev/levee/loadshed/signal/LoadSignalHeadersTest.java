@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@SuppressWarnings("checkstyle:LineLength") // tables of cases, one per line
 class LoadSignalHeadersTest {
     private static final long MS = 1_000_000L;
     /** 2026-11-24T04:00:00Z in epoch seconds. */
