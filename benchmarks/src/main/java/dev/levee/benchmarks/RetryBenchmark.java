@@ -53,10 +53,10 @@ public class RetryBenchmark {
 
     @Setup
     public void setUp() {
-        RetryConfig.Builder config = RetryConfig.builder("bench").maxAttempts(3)
+        RetryConfig.Builder config = RetryConfig.builder().maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).jitter(Jitter.factor(0.5));
-        levee = Retry.of(config.build());
-        leveeWithBudget = Retry.of(config.defaultBudget().build());
+        levee = Retry.of("bench", config.build());
+        leveeWithBudget = Retry.of("bench", config.defaultBudget().build());
         leveeCall = () -> payload;
 
         resilience4j = io.github.resilience4j.retry.Retry.of("bench", io.github.resilience4j.retry.RetryConfig.custom()

@@ -1,8 +1,8 @@
 package dev.levee.retry;
 
 import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
 import dev.levee.retry.internal.WindowedCounter;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -45,6 +45,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #onRetryEnd()} and {@link #onRequestEnd()}.
  */
 public final class RetryBudget {
+    private static final String POLICY = "RetryBudget";
+
+    private final String name;
     private final RetryBudgetConfig config;
     private final Ticker ticker;
     private final WindowedCounter deposits;
@@ -59,10 +62,17 @@ public final class RetryBudget {
     private final boolean unlimited;
     private final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
 
+    /**
+     * The {@code kind} tag of a refusal by a budget in {@code levee.retry.rejected} and
+     * {@code levee.hedge.rejected}.
+     */
+    public static final String REJECTED_KIND = "retry_budget";
+
     /** The most retries one {@link #tryRetry(int)} may ask for. */
     public static final int MAX_WITHDRAWAL = 1_000_000;
 
-    private RetryBudget(RetryBudgetConfig config, boolean unlimited) {
+    private RetryBudget(String name, RetryBudgetConfig config, boolean unlimited) {
+        this.name = name;
         this.config = config;
         this.unlimited = unlimited;
         this.ticker = config.ticker();
@@ -76,11 +86,25 @@ public final class RetryBudget {
     /**
      * Creates a budget.
      *
-     * @param config the config
+     * @param name the budget's name, used in events, logs and metrics; not blank
+     * @param config the config, not null
+     * @return the budget
+     * @throws dev.levee.core.InvalidConfigException on a blank name or a null config
+     */
+    public static RetryBudget of(String name, RetryBudgetConfig config) {
+        Validate.name(POLICY, name);
+        Validate.notNull(Validate.describe(POLICY, name), "config", config);
+        return new RetryBudget(name, config, false);
+    }
+
+    /**
+     * Creates a budget with {@link RetryBudgetConfig#defaults()} (20%, 10/s, 10 s).
+     *
+     * @param name the budget's name
      * @return the budget
      */
-    public static RetryBudget of(RetryBudgetConfig config) {
-        return new RetryBudget(Objects.requireNonNull(config, "config"), false);
+    public static RetryBudget ofDefaults(String name) {
+        return of(name, RetryBudgetConfig.defaults());
     }
 
     /**
@@ -92,7 +116,8 @@ public final class RetryBudget {
      * @return the unlimited budget, on the system ticker
      */
     public static RetryBudget unlimited(String name) {
-        return new RetryBudget(RetryBudgetConfig.ofDefaults(name), true);
+        Validate.name(POLICY, name);
+        return new RetryBudget(name, RetryBudgetConfig.defaults(), true);
     }
 
     /** @return true for {@link #unlimited(String)}: the budget never refuses */
@@ -100,19 +125,9 @@ public final class RetryBudget {
         return unlimited;
     }
 
-    /**
-     * Creates a budget with the default config (20%, 10/s, 10 s).
-     *
-     * @param name the budget's name
-     * @return the budget
-     */
-    public static RetryBudget ofDefaults(String name) {
-        return of(RetryBudgetConfig.ofDefaults(name));
-    }
-
     /** @return the budget's name */
     public String name() {
-        return config.name();
+        return name;
     }
 
     /** @return the config */
@@ -156,7 +171,7 @@ public final class RetryBudget {
      */
     public boolean tryRetry(int n) {
         if (n < 1 || n > MAX_WITHDRAWAL) {
-            throw new IllegalArgumentException("RetryBudget '" + config.name() + "': n must be in [1, " + MAX_WITHDRAWAL
+            throw new IllegalArgumentException("RetryBudget '" + name + "': n must be in [1, " + MAX_WITHDRAWAL
                     + "] but was " + n);
         }
         if (limitsConcurrency && !reserveConcurrentRetry(n)) {
@@ -286,6 +301,6 @@ public final class RetryBudget {
 
     @Override
     public String toString() {
-        return "RetryBudget[" + config.name() + ", available=" + available() + "]";
+        return "RetryBudget[" + name + ", available=" + available() + "]";
     }
 }

@@ -15,8 +15,10 @@ import java.util.function.Predicate;
 import org.slf4j.event.Level;
 
 /**
- * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
- * {@link Builder#build()} with messages naming the field, bound and value.
+ * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
+ * ({@code Retry.of(name, config)}). Built by {@link #builder()} (or {@link #toBuilder()} from another
+ * config); validated in {@link Builder#build()} with an {@link dev.levee.core.InvalidConfigException}
+ * naming the policy ({@code Retry}), the field, the bound and the value.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
@@ -68,7 +70,9 @@ public final class RetryConfig {
     /** Default longest {@code retryAfter} hint worth waiting for. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
 
-    private final String name;
+    private static final String POLICY = "Retry";
+    private static final RetryConfig DEFAULTS = new Builder().build();
+
     private final int maxAttempts;
     private final long maxDurationNanos;
     private final Backoff backoff;
@@ -91,7 +95,6 @@ public final class RetryConfig {
     private final Executor executor;
 
     private RetryConfig(Builder b, Classifier classifier) {
-        this.name = b.name;
         this.maxAttempts = b.maxAttempts;
         this.maxDurationNanos = b.maxDuration == null ? 0L : Deadline.saturatedNanos(b.maxDuration);
         this.backoff = b.backoff;
@@ -115,28 +118,31 @@ public final class RetryConfig {
     }
 
     /**
-     * Starts a config.
+     * Starts a config holding the defaults. Configs are nameless: the name goes to
+     * {@link Retry#of(String, RetryConfig)}, so one config can serve many retries.
      *
-     * @param name the retry's name, used in events, logs and metric tags
      * @return a builder holding the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * The default config.
+     * The default config: every {@code DEFAULT_*} constant.
      *
-     * @param name the retry's name
      * @return the config
      */
-    public static RetryConfig ofDefaults(String name) {
-        return builder(name).build();
+    public static RetryConfig defaults() {
+        return DEFAULTS;
     }
 
-    /** @return the name */
-    public String name() {
-        return name;
+    /**
+     * A builder holding this config's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** @return attempts, the first included */
@@ -275,7 +281,6 @@ public final class RetryConfig {
 
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
-        private final String name;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private Duration maxDuration;
         private Backoff backoff = DEFAULT_BACKOFF;
@@ -298,8 +303,30 @@ public final class RetryConfig {
         private RandomSource random = RandomSource.threadLocal();
         private Executor executor;
 
-        private Builder(String name) {
-            this.name = name;
+        private Builder() {
+        }
+
+        private Builder(RetryConfig c) {
+            this.maxAttempts = c.maxAttempts;
+            this.maxDuration = c.maxDurationNanos == 0 ? null : Duration.ofNanos(c.maxDurationNanos);
+            this.backoff = c.backoff;
+            this.jitter = c.jitter;
+            this.retryPredicate = c.retryPredicate;
+            this.abortResultPredicate = c.abortResultPredicate;
+            this.typedBackoffs.addAll(c.typedBackoffs);
+            this.intervalFunction = c.intervalFunction;
+            this.classifier = c.classifier; // the result predicate is already part of it
+            this.abortPredicate = c.abortPredicate;
+            this.retryAfterExtractor = c.retryAfterExtractor;
+            this.maxRetryAfter = Duration.ofNanos(c.maxRetryAfterNanos);
+            this.budget = c.budget;
+            this.budgeted = c.budgeted;
+            this.logLevel = c.logLevel;
+            this.ticker = c.ticker;
+            this.sleeper = c.sleeper;
+            this.scheduler = c.scheduler;
+            this.random = c.random;
+            this.executor = c.executor;
         }
 
         /**
@@ -661,7 +688,7 @@ public final class RetryConfig {
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
         public RetryConfig build() {
-            String policy = Validate.describe("Retry", Validate.name("Retry", name));
+            String policy = POLICY;
             if (maxAttempts == UNLIMITED_ATTEMPTS) {
                 Validate.check(maxDuration != null, policy, "maxDuration",
                         "set when attempts are unlimited (nothing else bounds a call made without a deadline)", null);

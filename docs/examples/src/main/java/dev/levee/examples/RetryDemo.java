@@ -35,7 +35,7 @@ public final class RetryDemo {
 
     /** The recommended setup: exponential backoff with full jitter, client errors not retried. */
     static Retry paymentsRetry(ManualTicker ticker, RandomSource random) {
-        return Retry.of(RetryConfig.builder("payments")
+        return Retry.of("payments", RetryConfig.builder()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
                 .jitter(Jitter.full())
@@ -46,7 +46,7 @@ public final class RetryDemo {
 
     /** One budget per downstream, shared by every layer that retries calls to it. */
     static RetryBudget inventoryBudget(ManualTicker ticker) {
-        return RetryBudget.of(RetryBudgetConfig.builder("inventory")
+        return RetryBudget.of("inventory", RetryBudgetConfig.builder()
                 .retryRatio(0.2)                      // retries <= 20% of requests ...
                 .minRetriesPerSecond(10)              // ... plus 10 per second
                 .ttl(Duration.ofSeconds(10))          // over the last 10 s
@@ -55,15 +55,15 @@ public final class RetryDemo {
     }
 
     static Retry layer(String name, RetryBudget budget, ManualTicker ticker) {
-        return Retry.of(RetryConfig.builder(name).budget(budget)
+        return Retry.of(name, RetryConfig.builder().budget(budget)
                 .backoff(Backoff.constant(Duration.ofMillis(10))).jitter(Jitter.none())
                 .ticker(ticker).sleeper(ticker).build());
     }
 
     /** A hedge that sends a second request when the first is slower than its recent 95th percentile. */
     static Hedge searchHedge(ManualTicker ticker, ManualScheduler scheduler, RetryBudget budget) {
-        return Hedge.of(HedgeConfig.builder("search")
-                .percentileDelay(95, Duration.ofMillis(50))
+        return Hedge.of("search", HedgeConfig.builder()
+                .percentileDelay(0.95, Duration.ofMillis(50))
                 .maxHedges(1)
                 .budget(budget)
                 .ticker(ticker).scheduler(scheduler)     // demos: manual time ...
@@ -84,7 +84,7 @@ public final class RetryDemo {
         Retry retry = paymentsRetry(ticker, random);
         AtomicInteger attempts = new AtomicInteger();
         retry.onEvent(e -> {
-            if (e instanceof RetryEvent.Retrying r) {
+            if (e instanceof RetryEvent.Retried r) {
                 out.printf("   attempt %d failed (%s), waiting %d ms%n", r.attempt(), r.failure().getMessage(), r.delayNanos() / 1_000_000);
             }
         });
@@ -140,7 +140,7 @@ public final class RetryDemo {
 
         out.println("-- hedging a slow call --");
         ManualScheduler scheduler = new ManualScheduler(ticker);
-        Hedge hedge = searchHedge(ticker, scheduler, RetryBudget.of(RetryBudgetConfig.builder("search").ticker(ticker).build()));
+        Hedge hedge = searchHedge(ticker, scheduler, RetryBudget.of("search", RetryBudgetConfig.builder().ticker(ticker).build()));
         CompletableFuture<String> slowFirst = new CompletableFuture<>();
         AtomicInteger hedgeAttempts = new AtomicInteger();
         CompletionStage<String> answer = hedge.executeAsync(() -> hedgeAttempts.incrementAndGet() == 1
