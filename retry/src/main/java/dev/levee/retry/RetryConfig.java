@@ -215,8 +215,8 @@ public final class RetryConfig {
          * @param backoff the backoff, not null
          */
         public TypedBackoff {
-            java.util.Objects.requireNonNull(type, "type");
-            java.util.Objects.requireNonNull(backoff, "backoff");
+            Validate.notNull(POLICY, "backoffFor.type", type);
+            Validate.notNull(POLICY, "backoffFor.backoff", backoff);
         }
     }
 
@@ -277,6 +277,17 @@ public final class RetryConfig {
      */
     public Executor executor() {
         return executor;
+    }
+
+    /** The types given to {@code retryOn}/{@code abortOn}, refusing a null array or element with the policy's message. */
+    @SafeVarargs
+    private static java.util.List<Class<? extends Throwable>> types(String policy, String field,
+                                                                    Class<? extends Throwable>... types) {
+        Validate.notNull(policy, field, types);
+        for (Class<? extends Throwable> type : types) {
+            Validate.notNull(policy, field + " type", type);
+        }
+        return java.util.List.of(types);
     }
 
     /** Builds a {@link RetryConfig}. Not thread-safe. */
@@ -420,7 +431,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder retryIf(Predicate<? super Throwable> predicate) {
-            this.retryPredicate = Objects.requireNonNull(predicate, "predicate");
+            this.retryPredicate = Validate.notNull(POLICY, "retryIf", predicate);
             return this;
         }
 
@@ -434,7 +445,7 @@ public final class RetryConfig {
          */
         @SafeVarargs
         public final Builder retryOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
+            java.util.List<Class<? extends Throwable>> copy = types(POLICY, "retryOn", types);
             Predicate<? super Throwable> previous = retryPredicate;
             if (previous == null) {
                 return this; // every failure is retried already
@@ -472,8 +483,8 @@ public final class RetryConfig {
          * @return this builder
          */
         public <R> Builder retryOnStatus(Class<R> type, java.util.function.ToIntFunction<? super R> status) {
-            Objects.requireNonNull(type, "type");
-            Objects.requireNonNull(status, "status");
+            Validate.notNull(POLICY, "retryOnStatus.type", type);
+            Validate.notNull(POLICY, "retryOnStatus.status", status);
             return retryOnResult(r -> type.isInstance(r) && TransientFailure.isTransientStatus(status.applyAsInt(type.cast(r))));
         }
 
@@ -485,7 +496,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder abortOnResult(Predicate<Object> predicate) {
-            Objects.requireNonNull(predicate, "predicate");
+            Validate.notNull(POLICY, "abortOnResult", predicate);
             Predicate<Object> previous = abortResultPredicate;
             this.abortResultPredicate = previous == null ? predicate : r -> previous.test(r) || predicate.test(r);
             return this;
@@ -525,7 +536,7 @@ public final class RetryConfig {
          */
         @SafeVarargs
         public final Builder abortOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
+            java.util.List<Class<? extends Throwable>> copy = types(POLICY, "abortOn", types);
             return abortIf(t -> {
                 for (Class<? extends Throwable> type : copy) {
                     if (type.isInstance(t)) {
@@ -544,7 +555,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder abortIf(Predicate<? super Throwable> predicate) {
-            Objects.requireNonNull(predicate, "predicate");
+            Validate.notNull(POLICY, "abortIf", predicate);
             Predicate<? super Throwable> previous = abortPredicate;
             this.abortPredicate = previous == null ? predicate : t -> previous.test(t) || predicate.test(t);
             return this;
@@ -581,7 +592,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder budget(RetryBudget budget) {
-            this.budget = Objects.requireNonNull(budget, "budget");
+            this.budget = Validate.notNull(POLICY, "budget", budget);
             this.budgeted = true;
             return this;
         }

@@ -347,4 +347,39 @@ class RetryBudgetTest {
         clock.advance(age);
         return budget.deposits() == 1;
     }
+
+    /** Withdrawals of n at once from 16 threads: all or none each, and never above the allowance. */
+    @Test
+    void sixteenThreadsWithdrawingSeveralAtOnceNeverOverdraw() throws Exception {
+        RetryBudget budget = RetryBudget.of("n", config().minRetriesPerSecond(0).retryRatio(0.5).build());
+        for (int i = 0; i < 2_001; i++) {
+            budget.onRequestStart();
+        }
+        AtomicLong granted = new AtomicLong();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            int n = 1 + t % 3;
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 300; i++) {
+                    if (budget.tryRetry(n)) {
+                        granted.addAndGet(n);
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(granted.get()).isLessThanOrEqualTo(1_000).isGreaterThanOrEqualTo(998); // at most 2 short: a 3 that did not fit
+        assertThat(budget.withdrawals()).isEqualTo(granted.get());
+    }
 }

@@ -34,7 +34,8 @@ class RetryConfigTest {
         assertThat(retry.budget().config().retryRatio()).isEqualTo(0.2);
         assertThat(retry.budget()).as("a private budget per retry").isNotSameAs(Retry.of("payments", withDefaultBudget).budget());
         assertThat(Retry.of("payments", b().defaultBudget().withoutBudget().build()).budget()).isNull();
-        assertThatThrownBy(() -> b().budget(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> b().budget(null)).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Retry: budget must be set (not null) but was null");
         RetryBudget shared = RetryBudget.ofDefaults("shared");
         assertThat(Retry.of("payments", b().budget(shared).build()).budget()).isSameAs(shared);
         assertThat(Retry.of("payments", b().budget(shared).build()).budget()).isSameAs(Retry.of("payments", b().budget(shared).build()).budget());
@@ -103,5 +104,48 @@ class RetryConfigTest {
             throw new dev.levee.core.BulkheadFullException("bh", "full", 0);
         })).isInstanceOf(dev.levee.core.BulkheadFullException.class);
         assertThat(calls).hasValue(5);
+    }
+
+    /** Issue 11: nulls given to builder methods are config errors naming the policy, never a bare NPE. */
+    @Test
+    void nullsAreConfigErrorsNamingThePolicy() {
+        assertThatThrownBy(() -> b().retryIf(null)).isInstanceOf(InvalidConfigException.class).hasMessageStartingWith("Retry: retryIf");
+        assertThatThrownBy(() -> b().retryOn((Class<? extends Throwable>) null)).isInstanceOf(InvalidConfigException.class)
+                .hasMessageStartingWith("Retry: retryOn type");
+        assertThatThrownBy(() -> b().abortOn((Class<? extends Throwable>) null)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> b().abortIf(null)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> b().abortOnResult(null)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> b().retryOnStatus(null, x -> 0)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> b().backoffFor(null, Backoff.none())).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> b().backoffFor(RuntimeException.class, null)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> Backoff.constant(null)).isInstanceOf(InvalidConfigException.class);
+    }
+
+    /** Issue 11: configs are nameless and shareable; toBuilder() derives a variant; registries create by name. */
+    @Test
+    void configsAreNamelessSharedAndDerivable() {
+        RetryConfig base = b().maxAttempts(5).backoffFor(RuntimeException.class, Backoff.none()).retryAll()
+                .maxDuration(Duration.ofSeconds(3)).build();
+        RetryConfig derived = base.toBuilder().maxAttempts(2).build();
+        assertThat(derived.maxAttempts()).isEqualTo(2);
+        assertThat(derived.maxDurationNanos()).isEqualTo(base.maxDurationNanos());
+        assertThat(derived.typedBackoffs()).isEqualTo(base.typedBackoffs());
+        assertThat(derived.retryPredicate()).isNull();
+        assertThat(derived.backoff()).isSameAs(base.backoff());
+        assertThat(base.maxAttempts()).as("the original is unchanged").isEqualTo(5);
+        assertThat(RetryConfig.defaults().toBuilder().build().maxAttempts()).isEqualTo(RetryConfig.DEFAULT_MAX_ATTEMPTS);
+        Retry one = Retry.of("one", base);
+        Retry two = Retry.of("two", base);
+        assertThat(one.config()).isSameAs(two.config());
+        assertThat(one.name()).isEqualTo("one");
+        dev.levee.core.PolicyRegistry<RetryConfig, Retry> registry = Retry.registry(base);
+        assertThat(registry.get("inventory")).isSameAs(registry.get("inventory"));
+        assertThat(registry.get("inventory").config()).isSameAs(base);
+        HedgeConfig hedge = HedgeConfig.builder().maxHedges(3).build();
+        assertThat(hedge.toBuilder().build().maxHedges()).isEqualTo(3);
+        assertThat(Hedge.registry(hedge).get("h").config()).isSameAs(hedge);
+        RetryBudgetConfig budget = RetryBudgetConfig.builder().retryRatio(0.5).build();
+        assertThat(budget.toBuilder().ttl(Duration.ofSeconds(1)).build().retryRatio()).isEqualTo(0.5);
+        assertThat(RetryBudget.of("x", budget).name()).isEqualTo("x");
     }
 }
