@@ -44,6 +44,18 @@ public final class RetryDemo {
                 .build());
     }
 
+    /** An HTTP-like response: only its status matters here. */
+    record Response(int status) {}
+
+    /** Retries transient failures (the default) and transient statuses; a 404 or 422 is answered at once. */
+    static Retry catalogRetry(ManualTicker ticker) {
+        return Retry.of("catalog", RetryConfig.builder()
+                .retryOnStatus(Response.class, Response::status)  // 408, 425, 429, 500, 502, 503, 504
+                .backoff(Backoff.constant(Duration.ofMillis(20))).jitter(Jitter.none())
+                .ticker(ticker).sleeper(ticker)
+                .build());
+    }
+
     /** One budget per downstream, shared by every layer that retries calls to it. */
     static RetryBudget inventoryBudget(ManualTicker ticker) {
         return RetryBudget.of("inventory", RetryBudgetConfig.builder()
@@ -105,6 +117,26 @@ public final class RetryDemo {
             }
         }
         out.println("metrics: " + retry.metrics());
+
+        out.println("-- only transient failures and statuses are retried --");
+        Retry catalog = catalogRetry(ticker);
+        for (int status : new int[] {503, 404, 422}) {
+            AtomicInteger sent = new AtomicInteger();
+            Response response = catalog.execute(() -> {
+                sent.incrementAndGet();
+                return new Response(status);
+            });
+            out.printf("status %d: %d attempt(s)%n", response.status(), sent.get());
+        }
+        AtomicInteger validation = new AtomicInteger();
+        try {
+            catalog.execute(() -> {
+                validation.incrementAndGet();
+                throw new IllegalArgumentException("sku must not be blank");
+            });
+        } catch (IllegalArgumentException e) {
+            out.printf("IllegalArgumentException: %d attempt(s)%n", validation.get());
+        }
 
         out.println("-- retry-after and the deadline --");
         AtomicInteger tries = new AtomicInteger();

@@ -25,5 +25,6 @@ class DemoTest {
         assertThat(output).contains("pipeline result: 42 items");
         assertThat(output).contains("worker sees a deadline: true");
         assertThat(output).contains("tenant a twice is one gate: true");
+        assertThat(output).contains("1000 requests made 1300 downstream calls", "status 404: 1 attempt(s)");
     }
 }
