@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers slowness with redundancy: if the first attempt has not answered after the hedge delay, a
@@ -51,8 +52,8 @@ import java.util.function.Supplier;
 public final class Hedge implements Policy {
     private final String name;
     private final HedgeConfig config;
-    private final RetryBudget budget;
-    private final LatencyWindow latencies;
+    private final @Nullable RetryBudget budget;
+    private final @Nullable LatencyWindow latencies;
     private final EventListeners<HedgeEvent> listeners = new EventListeners<>();
     private final LongAdder calls = new LongAdder();
     private final LongAdder hedges = new LongAdder();
@@ -120,7 +121,7 @@ public final class Hedge implements Policy {
     }
 
     /** @return the budget hedges draw from, or null */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 

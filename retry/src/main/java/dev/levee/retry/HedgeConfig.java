@@ -8,6 +8,7 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Hedge}, built by {@link #builder()} (or
@@ -49,11 +50,11 @@ public final class HedgeConfig {
     private final long delayNanos;
     private final double percentile;
     private final int maxHedges;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final boolean budgeted;
     private final Classifier classifier;
     private final Executor executor;
-    private final Executor asyncExecutor;
+    private final @Nullable Executor asyncExecutor;
     private final Ticker ticker;
     private final Scheduler scheduler;
 
@@ -114,7 +115,7 @@ public final class HedgeConfig {
     }
 
     /** @return the shared budget given, or null (see {@link #budgeted()}) */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -137,7 +138,7 @@ public final class HedgeConfig {
      * @return where the asynchronous form starts a hedge when its timer fires, or null for the
      *         default: the call's default async executor ({@link CompletableFuture#defaultExecutor()})
      */
-    public Executor asyncExecutor() {
+    public @Nullable Executor asyncExecutor() {
         return asyncExecutor;
     }
 
@@ -156,11 +157,11 @@ public final class HedgeConfig {
         private Duration delay = DEFAULT_DELAY;
         private double percentile = DEFAULT_PERCENTILE;
         private int maxHedges = DEFAULT_MAX_HEDGES;
-        private RetryBudget budget;
+        private @Nullable RetryBudget budget;
         private boolean budgeted = true;
         private Classifier classifier = Classifier.defaults();
-        private Executor executor;
-        private Executor asyncExecutor;
+        private @Nullable Executor executor;
+        private @Nullable Executor asyncExecutor;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
 
@@ -224,7 +225,7 @@ public final class HedgeConfig {
          * @param budget the budget, or null for a private default budget
          * @return this builder
          */
-        public Builder budget(RetryBudget budget) {
+        public Builder budget(@Nullable RetryBudget budget) {
             this.budget = budget;
             this.budgeted = true;
             return this;
@@ -273,7 +274,7 @@ public final class HedgeConfig {
          * @param asyncExecutor the executor, or null for the default
          * @return this builder
          */
-        public Builder asyncExecutor(Executor asyncExecutor) {
+        public Builder asyncExecutor(@Nullable Executor asyncExecutor) {
             this.asyncExecutor = asyncExecutor;
             return this;
         }

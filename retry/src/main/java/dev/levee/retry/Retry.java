@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a call again when it fails in a way that may be transient, waiting a backoff between attempts.
@@ -116,16 +117,16 @@ public final class Retry implements Policy {
     private final long maxDurationNanos;
     private final Backoff backoff;
     private final Jitter jitter;
-    private final IntervalFunction intervalFunction;
+    private final @Nullable IntervalFunction intervalFunction;
     private final Classifier classifier;
     private final boolean classifiesResults;
-    private final Predicate<? super Throwable> abortPredicate;
-    private final Predicate<? super Throwable> retryPredicate;
-    private final Predicate<Object> abortResultPredicate;
+    private final @Nullable Predicate<? super Throwable> abortPredicate;
+    private final @Nullable Predicate<? super Throwable> retryPredicate;
+    private final @Nullable Predicate<Object> abortResultPredicate;
     private final RetryConfig.TypedBackoff[] typedBackoffs;
-    private final RetryAfterExtractor retryAfterExtractor;
+    private final @Nullable RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final Level logLevel;
     private final Ticker ticker;
     private final RandomSource random;
@@ -213,7 +214,7 @@ public final class Retry implements Policy {
     }
 
     /** @return the budget retries draw from, or null without a budget */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -311,7 +312,8 @@ public final class Retry implements Policy {
      *
      * @return the delay in ns, or {@code -(reason.ordinal() + 1)} to give up
      */
-    long decide(int attempt, long previousDelay, Throwable failure, Object result, long start, boolean sync) {
+    long decide(int attempt, long previousDelay, @Nullable Throwable failure, @Nullable Object result, long start,
+                boolean sync) {
         long delay;
         long hint;
         try {
@@ -371,7 +373,7 @@ public final class Retry implements Policy {
      * while deciding: the call's own outcome is kept — its failure carries the callback's exception as
      * suppressed — and the callback's exception is logged at WARN.
      */
-    private long callbackFailed(Exception callbackFailure, Throwable failure, Object result) {
+    private long callbackFailed(Exception callbackFailure, @Nullable Throwable failure, @Nullable Object result) {
         if (failure != null && failure != callbackFailure) {
             failure.addSuppressed(callbackFailure);
         }
@@ -381,7 +383,7 @@ public final class Retry implements Policy {
     }
 
     /** The backoff for this failure: the first matching per-type backoff, else the config's. */
-    private Backoff backoffFor(Throwable failure) {
+    private Backoff backoffFor(@Nullable Throwable failure) {
         if (failure != null) {
             for (RetryConfig.TypedBackoff typed : typedBackoffs) {
                 if (typed.type().isInstance(failure)) {
@@ -392,11 +394,11 @@ public final class Retry implements Policy {
         return backoff;
     }
 
-    private GiveUpReason nonRetryableResult(Object result) {
+    private @Nullable GiveUpReason nonRetryableResult(@Nullable Object result) {
         return abortResultPredicate != null && abortResultPredicate.test(result) ? GiveUpReason.ABORTED : null;
     }
 
-    private GiveUpReason nonRetryable(Throwable failure, boolean sync) {
+    private @Nullable GiveUpReason nonRetryable(Throwable failure, boolean sync) {
         if (failure instanceof Error || failure instanceof InterruptedException
                 || (sync && Thread.currentThread().isInterrupted())) {
             return GiveUpReason.NOT_RETRYABLE;
@@ -411,7 +413,7 @@ public final class Retry implements Policy {
     }
 
     /** The longest of the Levee rejection's hint and the extractor's, in ns; 0 when none. */
-    private long retryAfterNanos(Throwable failure, Object result) {
+    private long retryAfterNanos(@Nullable Throwable failure, @Nullable Object result) {
         long hint = failure instanceof RejectedException ? ((RejectedException) failure).retryAfterNanos() : 0L;
         if (retryAfterExtractor != null) {
             Duration extracted = retryAfterExtractor.retryAfter(failure, result);
@@ -453,7 +455,7 @@ public final class Retry implements Policy {
 
     /** Records giving up; rethrows the failure unchanged or returns the failed result. */
     @SuppressWarnings("unchecked")
-    private <T> T giveUp(GiveUpReason reason, int attempts, Throwable failure, T result) {
+    private <T> T giveUp(GiveUpReason reason, int attempts, @Nullable Throwable failure, T result) {
         recordGiveUp(reason, attempts, failure, result);
         if (failure != null) {
             throw Exceptions.sneakyThrow(failure);
@@ -461,7 +463,7 @@ public final class Retry implements Policy {
         return result;
     }
 
-    void recordGiveUp(GiveUpReason reason, int attempts, Throwable failure, Object result) {
+    void recordGiveUp(GiveUpReason reason, int attempts, @Nullable Throwable failure, @Nullable Object result) {
         (attempts > 1 ? failedWithRetry : failedWithoutRetry).increment();
         if (attempts > 1 && LOG.isEnabledForLevel(logLevel)) {
             LOG.atLevel(logLevel).log("Retry '{}': giving up after {} attempts ({}): {}", name, attempts, reason,
@@ -473,7 +475,7 @@ public final class Retry implements Policy {
     }
 
     /** A classifier that throws on a result counts it as a success: the call's value is kept (and the exception logged). */
-    boolean isFailedResult(Object result) {
+    boolean isFailedResult(@Nullable Object result) {
         if (!classifiesResults) {
             return false;
         }

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
@@ -77,22 +78,22 @@ public final class RetryConfig {
     private final long maxDurationNanos;
     private final Backoff backoff;
     private final Jitter jitter;
-    private final IntervalFunction intervalFunction;
+    private final @Nullable IntervalFunction intervalFunction;
     private final Classifier classifier;
-    private final Predicate<? super Throwable> abortPredicate;
-    private final Predicate<? super Throwable> retryPredicate;
-    private final Predicate<Object> abortResultPredicate;
+    private final @Nullable Predicate<? super Throwable> abortPredicate;
+    private final @Nullable Predicate<? super Throwable> retryPredicate;
+    private final @Nullable Predicate<Object> abortResultPredicate;
     private final java.util.List<TypedBackoff> typedBackoffs;
-    private final RetryAfterExtractor retryAfterExtractor;
+    private final @Nullable RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final boolean budgeted;
     private final Level logLevel;
     private final Ticker ticker;
     private final Sleeper sleeper;
     private final Scheduler scheduler;
     private final RandomSource random;
-    private final Executor executor;
+    private final @Nullable Executor executor;
 
     private RetryConfig(Builder b, Classifier classifier) {
         this.maxAttempts = b.maxAttempts;
@@ -166,7 +167,7 @@ public final class RetryConfig {
     }
 
     /** @return the custom interval function, or null */
-    public IntervalFunction intervalFunction() {
+    public @Nullable IntervalFunction intervalFunction() {
         return intervalFunction;
     }
 
@@ -176,7 +177,7 @@ public final class RetryConfig {
     }
 
     /** @return the abort predicate, or null */
-    public Predicate<? super Throwable> abortPredicate() {
+    public @Nullable Predicate<? super Throwable> abortPredicate() {
         return abortPredicate;
     }
 
@@ -184,12 +185,12 @@ public final class RetryConfig {
      * @return which failures are retried (on top of the classifier counting them as failures), or
      *         null for every one ({@link Builder#retryAll()}); by default {@link #DEFAULT_RETRY_PREDICATE}
      */
-    public Predicate<? super Throwable> retryPredicate() {
+    public @Nullable Predicate<? super Throwable> retryPredicate() {
         return retryPredicate;
     }
 
     /** @return the predicate on failed results that gives up at once, or null */
-    public Predicate<Object> abortResultPredicate() {
+    public @Nullable Predicate<Object> abortResultPredicate() {
         return abortResultPredicate;
     }
 
@@ -221,7 +222,7 @@ public final class RetryConfig {
     }
 
     /** @return the retry-after extractor, or null */
-    public RetryAfterExtractor retryAfterExtractor() {
+    public @Nullable RetryAfterExtractor retryAfterExtractor() {
         return retryAfterExtractor;
     }
 
@@ -236,7 +237,7 @@ public final class RetryConfig {
     }
 
     /** @return the shared budget given to the builder, or null (then see {@link #budgeted()}) */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -275,7 +276,7 @@ public final class RetryConfig {
      *         attempt's stage's default async executor ({@link CompletableFuture#defaultExecutor()},
      *         usually {@link java.util.concurrent.ForkJoinPool#commonPool()})
      */
-    public Executor executor() {
+    public @Nullable Executor executor() {
         return executor;
     }
 
@@ -293,26 +294,26 @@ public final class RetryConfig {
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private Duration maxDuration;
+        private @Nullable Duration maxDuration;
         private Backoff backoff = DEFAULT_BACKOFF;
         private Jitter jitter = DEFAULT_JITTER;
-        private Predicate<? super Throwable> retryPredicate = DEFAULT_RETRY_PREDICATE;
-        private Predicate<Object> abortResultPredicate;
+        private @Nullable Predicate<? super Throwable> retryPredicate = DEFAULT_RETRY_PREDICATE;
+        private @Nullable Predicate<Object> abortResultPredicate;
         private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
-        private IntervalFunction intervalFunction;
+        private @Nullable IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private Predicate<Object> retryOnResult;
-        private Predicate<? super Throwable> abortPredicate;
-        private RetryAfterExtractor retryAfterExtractor;
+        private @Nullable Predicate<Object> retryOnResult;
+        private @Nullable Predicate<? super Throwable> abortPredicate;
+        private @Nullable RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private RetryBudget budget;
+        private @Nullable RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
         private Scheduler scheduler = Scheduler.system();
         private RandomSource random = RandomSource.threadLocal();
-        private Executor executor;
+        private @Nullable Executor executor;
 
         private Builder() {
         }
@@ -358,7 +359,7 @@ public final class RetryConfig {
          * @param maxDuration in (0, 1 day], or null for none
          * @return this builder
          */
-        public Builder maxDuration(Duration maxDuration) {
+        public Builder maxDuration(@Nullable Duration maxDuration) {
             this.maxDuration = maxDuration;
             return this;
         }
@@ -391,7 +392,7 @@ public final class RetryConfig {
          * @param intervalFunction the function, or null to use backoff and jitter
          * @return this builder
          */
-        public Builder intervalFunction(IntervalFunction intervalFunction) {
+        public Builder intervalFunction(@Nullable IntervalFunction intervalFunction) {
             this.intervalFunction = intervalFunction;
             return this;
         }
@@ -568,7 +569,7 @@ public final class RetryConfig {
          * @param extractor the extractor, or null
          * @return this builder
          */
-        public Builder retryAfterExtractor(RetryAfterExtractor extractor) {
+        public Builder retryAfterExtractor(@Nullable RetryAfterExtractor extractor) {
             this.retryAfterExtractor = extractor;
             return this;
         }
@@ -676,7 +677,7 @@ public final class RetryConfig {
          * @param executor the executor, or null for the default
          * @return this builder
          */
-        public Builder executor(Executor executor) {
+        public Builder executor(@Nullable Executor executor) {
             this.executor = executor;
             return this;
         }

@@ -1,6 +1,7 @@
 package dev.levee.retry;
 
 import dev.levee.core.PolicyEvent;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Retry} did, as sealed past-tense records: {@link Retried}, {@link Succeeded},
@@ -20,7 +21,8 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param failure what the attempt threw, or null for a failed result
      * @param result the failed result, or null
      */
-    record Retried(String policyName, long tickerNanos, int attempt, long delayNanos, Throwable failure, Object result)
+    record Retried(String policyName, long tickerNanos, int attempt, long delayNanos, @Nullable Throwable failure,
+                   @Nullable Object result)
             implements RetryEvent {}
 
     /**
@@ -42,8 +44,8 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param failure the last failure, or null for a failed result
      * @param result the last failed result, or null
      */
-    record GaveUp(String policyName, long tickerNanos, int attempts, GiveUpReason reason, Throwable failure,
-                  Object result) implements RetryEvent {}
+    record GaveUp(String policyName, long tickerNanos, int attempts, GiveUpReason reason, @Nullable Throwable failure,
+                  @Nullable Object result) implements RetryEvent {}
 
     /**
      * The retry budget refused a retry; the caller got the original failure at once. Counted in
