@@ -1,5 +1,6 @@
 package dev.levee.retry;
 
+import dev.levee.core.PolicyRegistry;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.retry.internal.WindowedCounter;
@@ -105,6 +106,17 @@ public final class RetryBudget {
      */
     public static RetryBudget ofDefaults(String name) {
         return of(name, RetryBudgetConfig.defaults());
+    }
+
+    /**
+     * A registry of budgets by name (one per downstream), created on first use from the default config
+     * or a named one.
+     *
+     * @param defaultConfig the config of budgets created without a named config
+     * @return a new registry
+     */
+    public static PolicyRegistry<RetryBudgetConfig, RetryBudget> registry(RetryBudgetConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, RetryBudget::of);
     }
 
     /**

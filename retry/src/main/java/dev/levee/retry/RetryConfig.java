@@ -280,17 +280,6 @@ public final class RetryConfig {
         return executor;
     }
 
-    /** The types given to {@code retryOn}/{@code abortOn}, refusing a null array or element with the policy's message. */
-    @SafeVarargs
-    private static java.util.List<Class<? extends Throwable>> types(String policy, String field,
-                                                                    Class<? extends Throwable>... types) {
-        Validate.notNull(policy, field, types);
-        for (Class<? extends Throwable> type : types) {
-            Validate.notNull(policy, field + " type", type);
-        }
-        return java.util.List.of(types);
-    }
-
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
@@ -446,7 +435,11 @@ public final class RetryConfig {
          */
         @SafeVarargs
         public final Builder retryOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = types(POLICY, "retryOn", types);
+            Validate.check(types != null, POLICY, "retryOn", "set (not null)", null);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>();
+            for (Class<? extends Throwable> type : types) { // copied here: the array never escapes (@SafeVarargs)
+                copy.add(Validate.notNull(POLICY, "retryOn type", type));
+            }
             Predicate<? super Throwable> previous = retryPredicate;
             if (previous == null) {
                 return this; // every failure is retried already
@@ -537,7 +530,11 @@ public final class RetryConfig {
          */
         @SafeVarargs
         public final Builder abortOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = types(POLICY, "abortOn", types);
+            Validate.check(types != null, POLICY, "abortOn", "set (not null)", null);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>();
+            for (Class<? extends Throwable> type : types) { // copied here: the array never escapes (@SafeVarargs)
+                copy.add(Validate.notNull(POLICY, "abortOn type", type));
+            }
             return abortIf(t -> {
                 for (Class<? extends Throwable> type : copy) {
                     if (type.isInstance(t)) {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // deadline scopes opened only to make the deadline current
 class AsyncRetryTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();

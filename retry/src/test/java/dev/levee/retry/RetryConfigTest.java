@@ -147,5 +147,8 @@ class RetryConfigTest {
         RetryBudgetConfig budget = RetryBudgetConfig.builder().retryRatio(0.5).build();
         assertThat(budget.toBuilder().ttl(Duration.ofSeconds(1)).build().retryRatio()).isEqualTo(0.5);
         assertThat(RetryBudget.of("x", budget).name()).isEqualTo("x");
+        dev.levee.core.PolicyRegistry<RetryBudgetConfig, RetryBudget> budgets = RetryBudget.registry(budget);
+        assertThat(budgets.get("inventory")).isSameAs(budgets.get("inventory"));
+        assertThat(budgets.get("inventory").config()).isSameAs(budget);
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // deadline scopes opened only to make the deadline current
 class RetryTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker(1_000 * MS);
