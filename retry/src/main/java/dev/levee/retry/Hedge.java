@@ -46,8 +46,19 @@ import org.jspecify.annotations.Nullable;
  * caller is interrupted while waiting, the attempts are cancelled, the interrupt flag is restored and a
  * {@link CancellationException} is thrown.
  *
- * <p>A hedged call allocates (a future per attempt, a timer); use it where tail latency matters more
- * than a few hundred bytes per call. Thread-safe.
+ * <p><b>Knobs</b> ({@link HedgeConfig}):
+ * <table>
+ *   <caption>Defaults</caption>
+ *   <tr><th>knob</th><th>default</th></tr>
+ *   <tr><td>delay</td><td>adaptive: p95 ({@value HedgeConfig#DEFAULT_PERCENTILE}) of recent latencies,
+ *       100 ms until {@value HedgeConfig#MIN_SAMPLES} are known</td></tr>
+ *   <tr><td>{@code maxHedges}</td><td>{@value HedgeConfig#DEFAULT_MAX_HEDGES}</td></tr>
+ *   <tr><td>{@code budget}</td><td>a private default {@link RetryBudget}</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the default async executor (hedges never start on the timer thread)</td></tr>
+ * </table>
+ *
+ * <p><b>Cost.</b> A hedged call allocates (a future per attempt, a timer); use it where tail latency
+ * matters more than a few hundred bytes per call. Thread-safe.
  */
 public final class Hedge implements Policy {
     private final String name;
