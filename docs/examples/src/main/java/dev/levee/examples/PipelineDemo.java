@@ -77,7 +77,7 @@ public final class PipelineDemo {
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder()
                 .countWindow(10)
                 .minimumNumberOfCalls(6)
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .waitDurationInOpen(Duration.ofSeconds(2))
                 .permittedCallsInHalfOpen(2)
                 .ticker(ticker)
