@@ -382,4 +382,45 @@ class RetryBudgetTest {
         assertThat(granted.get()).isLessThanOrEqualTo(1_000).isGreaterThanOrEqualTo(998); // at most 2 short: a 3 that did not fit
         assertThat(budget.withdrawals()).isEqualTo(granted.get());
     }
+
+    /**
+     * The documented bound, as a property over seeded random schedules and ttls: whenever a retry is
+     * granted at time t, the retries granted in (t - ttl, t], itself included, are at most
+     * {@code ratio · requests in (t - ttl, t] + minRetriesPerSecond · ttlSeconds}, counted exactly from
+     * a log of every event.
+     */
+    @Test
+    void theAllowanceBoundHoldsExactlyOverRandomSchedules() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(2026);
+        for (int schedule = 0; schedule < 40; schedule++) {
+            long ttl = random.nextLong(MS, 20_000 * MS);
+            double ratio = random.nextInt(0, 11) / 10.0;
+            double minPerSecond = random.nextInt(0, 4) * 5.0;
+            ManualTicker clock = new ManualTicker(random.nextLong(-(1L << 40), 1L << 40));
+            RetryBudget budget = RetryBudget.of("p", RetryBudgetConfig.builder().ticker(clock).retryRatio(ratio)
+                    .minRetriesPerSecond(minPerSecond).ttl(Duration.ofNanos(ttl)).build());
+            double reserve = minPerSecond * ttl / 1e9;
+            java.util.ArrayDeque<Long> deposits = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<Long> withdrawals = new java.util.ArrayDeque<>();
+            for (int step = 0; step < 3_000; step++) {
+                clock.advance(random.nextLong(0, ttl / 20 + 1));
+                long now = clock.read();
+                if (random.nextInt(3) == 0) {
+                    budget.onRequestStart();
+                    deposits.addLast(now);
+                } else if (budget.tryRetry()) {
+                    withdrawals.addLast(now);
+                    while (!deposits.isEmpty() && deposits.peekFirst() <= now - ttl) {
+                        deposits.removeFirst();
+                    }
+                    while (!withdrawals.isEmpty() && withdrawals.peekFirst() <= now - ttl) {
+                        withdrawals.removeFirst();
+                    }
+                    assertThat((double) withdrawals.size())
+                            .as("schedule %d step %d ttl=%d ratio=%s", schedule, step, ttl, ratio)
+                            .isLessThanOrEqualTo(ratio * deposits.size() + reserve);
+                }
+            }
+        }
+    }
 }
