@@ -340,9 +340,10 @@ class AsyncRetryTest {
     @Test
     void anExecutorThatRefusesEndsTheCallWithTheLastFailure() {
         java.util.concurrent.RejectedExecutionException refusal = new java.util.concurrent.RejectedExecutionException("full");
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
         Retry retry = Retry.of("async", config().executor(task -> {
             throw refusal;
-        }).defaultBudget().build());
+        }).budget(budget).build());
         FlakyAsync call = new FlakyAsync(1);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(100));
@@ -351,5 +352,7 @@ class AsyncRetryTest {
         assertThat(failure).isSameAs(call.thrown.get(0));
         assertThat(failure.getSuppressed()).containsExactly(refusal);
         assertThat(retry.metrics().failedWithRetry() + retry.metrics().failedWithoutRetry()).isEqualTo(1);
+        assertThat(budget.retriesInFlight()).as("the withdrawn retry was returned").isZero();
+        assertThat(budget.requestsInFlight()).isZero();
     }
 }
