@@ -67,7 +67,7 @@ public final class PipelineDemo {
 
     /** The recommended order, outermost first. Every policy runs on the given manual time. */
     static Pipeline inventoryPipeline(ManualTicker ticker, RandomSource random) {
-        Retry retry = Retry.of(RetryConfig.builder("inventory")
+        Retry retry = Retry.of("inventory", RetryConfig.builder()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(50), 2.0, Duration.ofSeconds(1)))
                 .jitter(Jitter.full())

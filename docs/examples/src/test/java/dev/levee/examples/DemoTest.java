@@ -25,6 +25,7 @@ class DemoTest {
         assertThat(output).contains("pipeline result: 42 items");
         assertThat(output).contains("worker sees a deadline: true");
         assertThat(output).contains("tenant a twice is one gate: true");
+        assertThat(output).contains("1000 requests made 1300 downstream calls", "status 404: 1 attempt(s)");
         assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }
