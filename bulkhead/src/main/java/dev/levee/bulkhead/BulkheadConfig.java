@@ -40,6 +40,22 @@ import java.util.concurrent.Executor;
  * behaviour.
  */
 public final class BulkheadConfig {
+    /**
+     * Default bound on calls inside: 25, seed 003's bulkhead (and resilience4j's default); seed 000's
+     * sketch uses 10 — the seeds disagree and 003 is the organisation's standard.
+     */
+    public static final int DEFAULT_MAX_CONCURRENT_CALLS = 25;
+    /**
+     * Default wait for a slot: none, fail fast. Seeds 000 and 003 sketch a 5 s wait, but both say to
+     * fail fast when the bulkhead is full; a default wait parks callers' threads exactly when the
+     * dependency is saturated, the exhaustion a bulkhead exists to prevent. Set {@code maxWait(5 s)}
+     * for the seeds' behaviour (asynchronous callers never block either way).
+     */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
+    /** Default: no fairness (no extra volatile read per acquire). */
+    public static final boolean DEFAULT_FAIR = false;
+    /** Default saturation warning: 30 s of continuous rejection. */
+    public static final Duration DEFAULT_SATURATION_WARNING = Duration.ofSeconds(30);
     /** The largest {@code maxConcurrentCalls} accepted. */
     public static final int MAX_CONCURRENT_CALLS_LIMIT = 1_000_000;
     /** The longest {@code maxWait} accepted. */
@@ -172,10 +188,10 @@ public final class BulkheadConfig {
     /** Builds a {@link BulkheadConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
         private final String name;
-        private int maxConcurrentCalls = 25;
-        private Duration maxWait = Duration.ZERO;
-        private boolean fair;
-        private Duration saturationWarning = Duration.ofSeconds(30);
+        private int maxConcurrentCalls = DEFAULT_MAX_CONCURRENT_CALLS;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
+        private boolean fair = DEFAULT_FAIR;
+        private Duration saturationWarning = DEFAULT_SATURATION_WARNING;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
         private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();

@@ -18,6 +18,10 @@ import java.time.Duration;
  * </table>
  */
 public final class KeyedBulkheadConfig {
+    /** Default bound on keys with a bulkhead: 10,000. */
+    public static final int DEFAULT_MAX_ENTRIES = 10_000;
+    /** Default idle time before a key's bulkhead may be evicted: 10 min. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
     /** The largest {@code maxKeys} accepted. */
     public static final int MAX_KEYS_LIMIT = 10_000_000;
 
@@ -68,8 +72,8 @@ public final class KeyedBulkheadConfig {
     public static final class Builder {
         private final String name;
         private final BulkheadConfig perKey;
-        private int maxKeys = 10_000;
-        private Duration idleTimeout = Duration.ofMinutes(10);
+        private int maxKeys = DEFAULT_MAX_ENTRIES;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
 
         private Builder(String name, BulkheadConfig perKey) {
             this.name = name;

@@ -40,6 +40,12 @@ import java.util.List;
  * {@code queue = acceptable wait × rate}.
  */
 public final class ThreadPoolBulkheadConfig {
+    /** Default queue: 100 accepted calls waiting for a thread (bounded, never unbounded). */
+    public static final int DEFAULT_QUEUE_CAPACITY = 100;
+    /** Default idle time before a worker thread ends: 60 s. */
+    public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(60);
+    /** Default time {@code close()} lets accepted work finish: 10 s. */
+    public static final Duration DEFAULT_CLOSE_GRACE_PERIOD = Duration.ofSeconds(10);
     /** The largest {@code maxThreads} accepted. */
     public static final int MAX_THREADS_LIMIT = 10_000;
     /** The largest {@code queueCapacity} accepted. */
@@ -141,9 +147,9 @@ public final class ThreadPoolBulkheadConfig {
         private final String name;
         private int maxThreads = Runtime.getRuntime().availableProcessors();
         private Integer coreThreads;
-        private int queueCapacity = 100;
-        private Duration keepAlive = Duration.ofSeconds(60);
-        private Duration closeGracePeriod = Duration.ofSeconds(10);
+        private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+        private Duration keepAlive = DEFAULT_KEEP_ALIVE;
+        private Duration closeGracePeriod = DEFAULT_CLOSE_GRACE_PERIOD;
         private String threadNamePrefix;
         private boolean virtualThreads;
         private List<? extends ContextPropagator<?>> propagators = List.of();

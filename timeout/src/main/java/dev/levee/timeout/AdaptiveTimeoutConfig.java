@@ -18,14 +18,27 @@ import java.time.Duration;
  *       there are enough samples</td></tr>
  *   <tr><td>{@code minSamples}</td><td>100</td><td>&ge; 1 and &le; windowSize</td><td>samples needed
  *       before the estimate is used</td></tr>
- *   <tr><td>{@code windowSize}</td><td>10,000</td><td>in [1, 2^30]</td><td>samples per window; the
+ *   <tr><td>{@code windowSize}</td><td>1,000</td><td>in [1, 2^30]</td><td>samples per window; the
  *       estimate covers the last one to two windows</td></tr>
  * </table>
  *
  * <p>Defaults: p99 × 1.5 is the usual "p99 plus headroom" rule; 100 samples make a p99 estimate
- * from at least one tail sample; 10,000 samples per window adapt within seconds at 1,000 calls/s.
+ * from at least one tail sample; 1,000 samples per window (seed 000) adapt within a second or two at
+ * 1,000 calls/s. Every default is seed 000's.
  */
 public final class AdaptiveTimeoutConfig {
+    /** Default quantile tracked: p99 (seed 000). */
+    public static final double DEFAULT_PERCENTILE = 0.99;
+    /** Default headroom on the quantile: × 1.5 (seed 000's buffer factor). */
+    public static final double DEFAULT_FACTOR = 1.5;
+    /** Default floor of the timeout: 10 ms (seed 000). */
+    public static final Duration DEFAULT_MIN_TIMEOUT = Duration.ofMillis(10);
+    /** Default ceiling of the timeout, used until there are enough samples: 5 s (seed 000). */
+    public static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofSeconds(5);
+    /** Default samples needed before the estimate is used: 100 (seed 000). */
+    public static final int DEFAULT_MIN_SAMPLES = 100;
+    /** Default samples per window: 1,000 (seed 000's window of the last 1,000 latencies). */
+    public static final int DEFAULT_WINDOW_SIZE = 1_000;
     private static final String POLICY = "AdaptiveTimeout config";
 
     private final double percentile;
@@ -91,12 +104,12 @@ public final class AdaptiveTimeoutConfig {
 
     /** Builds an {@link AdaptiveTimeoutConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private double percentile = 0.99;
-        private double factor = 1.5;
-        private Duration min = Duration.ofMillis(10);
-        private Duration max = Duration.ofSeconds(5);
-        private int minSamples = 100;
-        private int windowSize = 10_000;
+        private double percentile = DEFAULT_PERCENTILE;
+        private double factor = DEFAULT_FACTOR;
+        private Duration min = DEFAULT_MIN_TIMEOUT;
+        private Duration max = DEFAULT_MAX_TIMEOUT;
+        private int minSamples = DEFAULT_MIN_SAMPLES;
+        private int windowSize = DEFAULT_WINDOW_SIZE;
 
         private Builder() {}
 

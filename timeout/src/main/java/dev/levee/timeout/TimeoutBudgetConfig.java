@@ -21,6 +21,10 @@ import java.util.Arrays;
  * </table>
  */
 public final class TimeoutBudgetConfig {
+    /** Default total budget: 5 s, seed 003's request timeout. */
+    public static final Duration DEFAULT_TOTAL = Duration.ofSeconds(5);
+    /** Default: unused time of one step rolls over to the next. */
+    public static final boolean DEFAULT_ROLLOVER = true;
     private static final String POLICY = "TimeoutBudget config";
 
     private final Duration total;
@@ -96,9 +100,9 @@ public final class TimeoutBudgetConfig {
 
     /** Builds a {@link TimeoutBudgetConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private Duration total = Duration.ofSeconds(5);
+        private Duration total = DEFAULT_TOTAL;
         private double[] weights = {1.0};
-        private boolean rollover = true;
+        private boolean rollover = DEFAULT_ROLLOVER;
         private Ticker ticker = Ticker.system();
 
         private Builder() {}

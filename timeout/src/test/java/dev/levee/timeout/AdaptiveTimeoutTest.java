@@ -161,7 +161,7 @@ class AdaptiveTimeoutTest {
         assertThat(d.min()).isEqualTo(Duration.ofMillis(10));
         assertThat(d.max()).isEqualTo(Duration.ofSeconds(5));
         assertThat(d.minSamples()).isEqualTo(100);
-        assertThat(d.windowSize()).isEqualTo(10_000);
+        assertThat(d.windowSize()).isEqualTo(1_000);
         assertThat(AdaptiveTimeout.withDefaults().timeoutNanos()).isEqualTo(5_000 * MS);
     }
 
@@ -185,7 +185,7 @@ class AdaptiveTimeoutTest {
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().windowSize(0).build())
                 .hasMessage(p + "windowSize must be in [1, 1073741824] but was 0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().minSamples(0).build())
-                .hasMessage(p + "minSamples must be in [1, 10000] but was 0");
+                .hasMessage(p + "minSamples must be in [1, 1000] but was 0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().windowSize(50).minSamples(51).build())
                 .hasMessage(p + "minSamples must be in [1, 50] but was 51");
         // the bounds themselves are accepted
