@@ -40,7 +40,7 @@ class TripEvaluationTest {
     @Test
     void aSuccessCompletingTheMinimumOpensOnTheSlowCallRule() {
         Fixture f = new Fixture(Fixture.small().countWindow(10).minimumNumberOfCalls(10)
-                .failureRateThreshold(100).slowCallRateThreshold(50));
+                .failureRateThreshold(1).slowCallRateThreshold(0.5));
         f.succeed(2);
         f.slow(6, 150 * MS, false);
         f.succeed(1);
@@ -52,7 +52,7 @@ class TripEvaluationTest {
     @Test
     void aSuccessCompletingTheMinimumOpensATimeWindowOnTheSlowCallRule() {
         Fixture f = new Fixture(Fixture.small().timeWindow(10, 10).minimumNumberOfCalls(10)
-                .failureRateThreshold(100).slowCallRateThreshold(50));
+                .failureRateThreshold(1).slowCallRateThreshold(0.5));
         f.succeed(2);
         f.slow(6, 150 * MS, true);
         f.succeed(1);
@@ -89,7 +89,7 @@ class TripEvaluationTest {
     @Test
     void metricsOnlyReportsEachRuleCrossingOnce() {
         Fixture f = new Fixture(Fixture.small().countWindow(10).minimumNumberOfCalls(5)
-                .failureRateThreshold(50).slowCallRateThreshold(50));
+                .failureRateThreshold(0.5).slowCallRateThreshold(0.5));
         List<CircuitBreakerEvent.ThresholdExceeded> seen = new ArrayList<>();
         f.breaker.onEvent(e -> {
             if (e instanceof CircuitBreakerEvent.ThresholdExceeded t) {
@@ -106,7 +106,7 @@ class TripEvaluationTest {
     @Test
     void metricsOnlyReportsTheSlowRuleWhenItCrossesAfterTheFailureRule() {
         Fixture f = new Fixture(Fixture.small().countWindow(10).minimumNumberOfCalls(5)
-                .failureRateThreshold(50).slowCallRateThreshold(50));
+                .failureRateThreshold(0.5).slowCallRateThreshold(0.5));
         List<CircuitBreakerEvent.Rule> seen = new ArrayList<>();
         f.breaker.onEvent(e -> {
             if (e instanceof CircuitBreakerEvent.ThresholdExceeded t) {

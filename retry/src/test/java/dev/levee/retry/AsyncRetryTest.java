@@ -25,7 +25,7 @@ class AsyncRetryTest {
 
     private RetryConfig.Builder config() {
         // A direct executor: attempts run on the thread advancing the manual scheduler, deterministically.
-        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run)
+        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
@@ -292,7 +292,7 @@ class AsyncRetryTest {
     @Test
     void byDefaultTheAttemptRunsOnTheStagesDefaultAsyncExecutor() throws Exception {
         List<Runnable> handedOver = new ArrayList<>();
-        Retry retry = Retry.of(RetryConfig.builder("async").ticker(ticker).scheduler(scheduler)
+        Retry retry = Retry.of(RetryConfig.builder("async").ticker(ticker).scheduler(scheduler).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none()).build());
         AtomicInteger calls = new AtomicInteger();
         AtomicReference<Thread> secondAttemptThread = new AtomicReference<>();

@@ -207,7 +207,7 @@ class RetryBudgetTest {
     }
 
     private Retry layer(String name, RetryBudget budget) {
-        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker)
+        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker).retryAll()
                 .backoff(Backoff.none()).jitter(Jitter.none());
         return Retry.of((budget == null ? b.withoutBudget() : b.budget(budget)).build());
     }
@@ -215,7 +215,7 @@ class RetryBudgetTest {
     @Test
     void aRefusalReturnsTheOriginalFailureWithAnEventAndAMetric() {
         RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0).build());
-        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).budget(budget).build());
+        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).retryAll().budget(budget).build());
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
         IOException failure = new IOException("down");

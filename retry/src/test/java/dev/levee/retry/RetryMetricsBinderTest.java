@@ -19,7 +19,7 @@ class RetryMetricsBinderTest {
     @Test
     void everyKindOfCallIsCounted() throws IOException {
         RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).retryRatio(0).minRetriesPerSecond(0.3).build());
-        Retry retry = Retry.of(RetryConfig.builder("payments").ticker(ticker).sleeper(ticker).budget(budget)
+        Retry retry = Retry.of(RetryConfig.builder("payments").ticker(ticker).sleeper(ticker).budget(budget).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(1))).jitter(Jitter.none()).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RetryMetricsBinder.of(retry).bindTo(registry);

@@ -29,7 +29,9 @@ class RetryTest {
     private final ManualTicker ticker = new ManualTicker(1_000 * MS);
 
     private RetryConfig.Builder config() {
-        return RetryConfig.builder("test").ticker(ticker).sleeper(ticker)
+        // retryAll(): these tests pin the loop's mechanics with plain IOExceptions; the default rule
+        // (transient failures only) has its own tests below.
+        return RetryConfig.builder("test").ticker(ticker).sleeper(ticker).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 

@@ -2,6 +2,7 @@ package dev.levee.circuitbreaker.internal;
 
 import dev.levee.circuitbreaker.CircuitState;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stretch of a breaker's life in one state: immutable apart from its counters, and replaced as a
@@ -37,9 +38,11 @@ public final class Phase {
     /** The window recorded into (CLOSED, METRICS_ONLY) or kept for reporting. */
     public final SlidingWindow window;
     /** HALF_OPEN: this round's probes; otherwise null. */
-    public final HalfOpenProbes probes;
+    public final @Nullable HalfOpenProbes probes;
     /** CLOSED with the consecutive-failures rule: failures in a row; otherwise null. */
-    public final AtomicInteger consecutiveFailures;
+    public final @Nullable AtomicInteger consecutiveFailures;
+    /** CLOSED with the decaying-failures rule: +1 per failure, −1 per success, never below 0; otherwise null. */
+    public final @Nullable AtomicInteger decayingFailures;
 
     /**
      * @param state the state
@@ -50,9 +53,11 @@ public final class Phase {
      * @param window the window
      * @param probes HALF_OPEN: the probe accounting
      * @param consecutiveFailures the consecutive failures counter, or null
+     * @param decayingFailures the decaying failure counter, or null
      */
     public Phase(CircuitState state, long enteredAtNanos, long openUntilNanos, long eraStartNanos, int consecutiveOpens,
-            SlidingWindow window, HalfOpenProbes probes, AtomicInteger consecutiveFailures) {
+            SlidingWindow window, @Nullable HalfOpenProbes probes, @Nullable AtomicInteger consecutiveFailures,
+            @Nullable AtomicInteger decayingFailures) {
         this.state = state;
         this.enteredAtNanos = enteredAtNanos;
         this.openUntilNanos = openUntilNanos;
@@ -61,6 +66,7 @@ public final class Phase {
         this.window = window;
         this.probes = probes;
         this.consecutiveFailures = consecutiveFailures;
+        this.decayingFailures = decayingFailures;
     }
 
     @Override

@@ -141,15 +141,29 @@ public final class WindowedCounter {
      *         {@code nowNanos} is a full ring of buckets behind the ticker (read it again)
      */
     public boolean tryIncrement(long nowNanos, long expectedRaw) {
+        return tryAdd(nowNanos, expectedRaw, 1);
+    }
+
+    /**
+     * Adds {@code n} events at {@code nowNanos} only if the current bucket still holds
+     * {@code expectedRaw}: all of them or none.
+     *
+     * @param nowNanos the ticker reading
+     * @param expectedRaw what {@link #raw(long)} returned
+     * @param n the events to add, at least 1
+     * @return true if added; false if another thread changed the bucket meanwhile, or if
+     *         {@code nowNanos} is a full ring of buckets behind the ticker (read it again)
+     */
+    public boolean tryAdd(long nowNanos, long expectedRaw, long n) {
         long epoch = epoch(nowNanos);
         long tag = epoch & TAG_MASK;
         long next;
         if ((expectedRaw >>> COUNT_BITS) == tag) {
-            next = expectedRaw + 1;
+            next = expectedRaw + n;
         } else if (stale(epoch)) {
             return false;
         } else {
-            next = (tag << COUNT_BITS) | 1L;
+            next = (tag << COUNT_BITS) | n;
         }
         return slots.compareAndSet(slot(epoch), expectedRaw, next);
     }
