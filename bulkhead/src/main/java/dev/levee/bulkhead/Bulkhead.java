@@ -64,7 +64,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Saturation.</b> An episode of saturation starts with a rejection and ends when a call enters
  * leaving at least one slot free. If rejections continue for {@link BulkheadConfig#saturationWarning()}
- * within one episode, one WARN is logged and a {@link BulkheadEvent.Kind#SATURATED} event published.
+ * within one episode, one WARN is logged and a {@link BulkheadEvent.Saturated} event published.
  *
  * <p>Thread-safe.
  */
@@ -134,9 +134,9 @@ public final class Bulkhead implements Gate {
     /** Whether this episode was already reported. */
     private volatile boolean warned;
 
-    private Bulkhead(BulkheadConfig config) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.name = config.name();
+    private Bulkhead(String name, BulkheadConfig config) {
+        this.name = Validate.name("Bulkhead", name);
+        this.config = Validate.notNull(Validate.describe("Bulkhead", name), "config", config);
         this.ticker = config.ticker();
         this.maxWaitNanos = config.maxWaitNanos();
         this.fair = config.fair();
@@ -147,6 +147,28 @@ public final class Bulkhead implements Gate {
     }
 
     /**
+     * A bulkhead with the given configuration.
+     *
+     * @param name the name, used in rejections, events, logs and metric tags; not blank
+     * @param config the configuration, shareable between bulkheads
+     * @return the bulkhead
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
+     */
+    public static Bulkhead of(String name, BulkheadConfig config) {
+        return new Bulkhead(name, config);
+    }
+
+    /**
+     * A bulkhead with the default configuration ({@link BulkheadConfig#defaults()}: 25 calls, fail fast).
+     *
+     * @param name the name
+     * @return the bulkhead
+     */
+    public static Bulkhead ofDefaults(String name) {
+        return new Bulkhead(name, BulkheadConfig.defaults());
+    }
+
+    /**
      * A fail-fast bulkhead with the default settings and {@code maxConcurrentCalls}.
      *
      * @param name the name
@@ -154,28 +176,18 @@ public final class Bulkhead implements Gate {
      * @return the bulkhead
      */
     public static Bulkhead of(String name, int maxConcurrentCalls) {
-        return of(BulkheadConfig.builder(name).maxConcurrentCalls(maxConcurrentCalls).build());
+        return new Bulkhead(name, BulkheadConfig.builder().maxConcurrentCalls(maxConcurrentCalls).build());
     }
 
     /**
-     * A bulkhead with the given configuration.
-     *
-     * @param config the configuration
-     * @return the bulkhead
-     */
-    public static Bulkhead of(BulkheadConfig config) {
-        return new Bulkhead(config);
-    }
-
-    /**
-     * A registry creating one bulkhead per name from {@code defaultConfig} (renamed), or from a named
+     * A registry creating one bulkhead per name from {@code defaultConfig}, or from a named
      * configuration added to the registry.
      *
      * @param defaultConfig the configuration of bulkheads created without a named configuration
      * @return the registry
      */
     public static PolicyRegistry<BulkheadConfig, Bulkhead> registry(BulkheadConfig defaultConfig) {
-        return PolicyRegistry.create(defaultConfig, (n, c) -> new Bulkhead(c.withName(n)));
+        return PolicyRegistry.create(defaultConfig, Bulkhead::new);
     }
 
     @Override
@@ -529,14 +541,14 @@ public final class Bulkhead implements Gate {
             LOG.warn("Bulkhead '{}' has been saturated for {} ms: all {} slots busy and calls rejected",
                     name, TimeUnit.NANOSECONDS.toMillis(now - since), limit);
             if (!listeners.isEmpty()) {
-                listeners.publish(new BulkheadEvent(name, now, BulkheadEvent.Kind.SATURATED, active, limit));
+                listeners.publish(new BulkheadEvent.Saturated(name, now, activeCount(), limit));
             }
         }
         if (LOG.isDebugEnabled()) {
             LOG.debug("Bulkhead '{}' rejected a call: {} of {} slots busy", name, active, limit);
         }
         if (!listeners.isEmpty()) {
-            listeners.publish(new BulkheadEvent(name, now, BulkheadEvent.Kind.REJECTED, active, limit));
+            listeners.publish(new BulkheadEvent.Rejected(name, now, activeCount(), limit));
         }
     }
 
@@ -574,7 +586,7 @@ public final class Bulkhead implements Gate {
         }
         LOG.info("Bulkhead '{}' resized from {} to {} concurrent calls", name, old, newLimit);
         if (!listeners.isEmpty()) {
-            listeners.publish(new BulkheadEvent(name, ticker.read(), BulkheadEvent.Kind.RESIZED, active, newLimit));
+            listeners.publish(new BulkheadEvent.Resized(name, ticker.read(), old, newLimit, activeCount()));
         }
     }
 
@@ -602,6 +614,11 @@ public final class Bulkhead implements Gate {
     /** @return how many calls were refused since creation */
     public long rejectedCount() {
         return rejections.sum();
+    }
+
+    /** @return a snapshot of this bulkhead's figures */
+    public BulkheadMetrics metrics() {
+        return new BulkheadMetrics(limit, activeCount(), waiters, availablePermits(), rejections.sum());
     }
 
     /** @return whether the current episode has been rejecting longer than the saturation warning */

@@ -10,7 +10,7 @@ class SeedDefaultsTest {
 
     @Test
     void semaphoreBulkhead() {
-        BulkheadConfig c = BulkheadConfig.builder("b").build();
+        BulkheadConfig c = BulkheadConfig.builder().build();
         assertThat(c.maxConcurrentCalls()).isEqualTo(BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS).isEqualTo(25); // 003
         assertThat(c.maxWait()).isEqualTo(BulkheadConfig.DEFAULT_MAX_WAIT).isZero(); // seeds: 5 s; see the page
         assertThat(c.fair()).isEqualTo(BulkheadConfig.DEFAULT_FAIR).isFalse();
@@ -20,7 +20,7 @@ class SeedDefaultsTest {
 
     @Test
     void threadPoolBulkhead() {
-        ThreadPoolBulkheadConfig c = ThreadPoolBulkheadConfig.builder("p").build();
+        ThreadPoolBulkheadConfig c = ThreadPoolBulkheadConfig.builder().build();
         assertThat(c.maxThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(c.queueCapacity()).isEqualTo(ThreadPoolBulkheadConfig.DEFAULT_QUEUE_CAPACITY).isEqualTo(100);
         assertThat(c.keepAlive()).isEqualTo(ThreadPoolBulkheadConfig.DEFAULT_KEEP_ALIVE).isEqualTo(Duration.ofSeconds(60));
@@ -30,8 +30,8 @@ class SeedDefaultsTest {
 
     @Test
     void keyedBulkhead() {
-        KeyedBulkheadConfig c = KeyedBulkheadConfig.builder("k", BulkheadConfig.builder("b").build()).build();
-        assertThat(c.maxKeys()).isEqualTo(KeyedBulkheadConfig.DEFAULT_MAX_ENTRIES).isEqualTo(10_000);
+        KeyedBulkheadConfig c = KeyedBulkheadConfig.builder().build();
+        assertThat(c.maxEntries()).isEqualTo(KeyedBulkheadConfig.DEFAULT_MAX_ENTRIES).isEqualTo(10_000);
         assertThat(c.idleTimeout()).isEqualTo(KeyedBulkheadConfig.DEFAULT_IDLE_TIMEOUT).isEqualTo(Duration.ofMinutes(10));
     }
 }
