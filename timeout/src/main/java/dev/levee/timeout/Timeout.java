@@ -119,7 +119,8 @@ public final class Timeout implements Policy {
     private final LongAdder successes = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
-    private final LongAdder rejections = new LongAdder();
+    private final LongAdder rejectedBeforeStart = new LongAdder();
+    private final LongAdder executorRejections = new LongAdder();
     private final LongAdder interruptions = new LongAdder();
     private final AtomicLong lastEffectiveNanos = new AtomicLong();
 
@@ -141,16 +142,6 @@ public final class Timeout implements Policy {
     }
 
     /**
-     * A THREAD-mode timeout named {@code "timeout"}.
-     *
-     * @param timeout the timeout; &gt; 0
-     * @return the policy
-     */
-    public static Timeout of(Duration timeout) {
-        return of("timeout", TimeoutConfig.of(timeout));
-    }
-
-    /**
      * A THREAD-mode timeout with every other default.
      *
      * @param name the name, for rejections, events and metrics
@@ -164,12 +155,23 @@ public final class Timeout implements Policy {
     /**
      * A timeout from a config.
      *
-     * @param name the name, for rejections, events and metrics
-     * @param config the config
+     * @param name the name, for rejections, events and metrics; not blank
+     * @param config the config, shareable between timeouts
      * @return the policy
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
     public static Timeout of(String name, TimeoutConfig config) {
         return new Timeout(name, config);
+    }
+
+    /**
+     * A timeout with the default config ({@link TimeoutConfig#defaults()}: 5 s, THREAD mode).
+     *
+     * @param name the name
+     * @return the policy
+     */
+    public static Timeout ofDefaults(String name) {
+        return new Timeout(name, TimeoutConfig.defaults());
     }
 
     /**
@@ -270,9 +272,25 @@ public final class Timeout implements Policy {
         return timeouts.sum();
     }
 
-    /** @return calls refused before starting because too little time remained */
+    /** @return calls refused: too little time left, or the executor rejected the task */
     public long rejectedCount() {
-        return rejections.sum();
+        return rejectedBeforeStart.sum() + executorRejections.sum();
+    }
+
+    /** @return calls refused before starting because less than {@code minimumRemaining} was left */
+    public long rejectedBeforeStartCount() {
+        return rejectedBeforeStart.sum();
+    }
+
+    /** @return THREAD-mode calls refused because the executor rejected the task */
+    public long executorRejectedCount() {
+        return executorRejections.sum();
+    }
+
+    /** @return a snapshot of this timeout's counters */
+    public TimeoutMetrics metrics() {
+        return new TimeoutMetrics(successes.sum(), failures.sum(), timeouts.sum(), rejectedBeforeStart.sum(),
+                executorRejections.sum(), interruptions.sum(), lastEffectiveNanos.get());
     }
 
     /** @return THREAD-mode calls cancelled because the waiting caller was interrupted */
@@ -345,7 +363,7 @@ public final class Timeout implements Policy {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
             disarm(timer);
-            rejections.increment();
+            executorRejections.increment();
             throw new BulkheadFullException(name, "Timeout '" + name + "': the executor rejected the call", 0L, e);
         }
         try {
@@ -421,9 +439,9 @@ public final class Timeout implements Policy {
     }
 
     private DeadlineExceededException rejectBeforeStart(long now, long effective) {
-        rejections.increment();
+        rejectedBeforeStart.increment();
         if (!listeners.isEmpty()) {
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.REJECTED_BEFORE_START, effective, 0L));
+            listeners.publish(new TimeoutEvent.Rejected(name, now, effective, 0L));
         }
         return new DeadlineExceededException(name, "Timeout '" + name + "': only " + Math.max(0L, effective)
                 + " ns would remain, less than the minimum of " + minimumNanos + " ns; the call was not started", 0L);
@@ -454,8 +472,9 @@ public final class Timeout implements Policy {
                 adaptive.record(elapsed);
             }
             if (!listeners.isEmpty()) {
-                listeners.publish(new TimeoutEvent(name, now,
-                        failure == null ? TimeoutEvent.Type.SUCCEEDED : TimeoutEvent.Type.FAILED, effective, elapsed));
+                listeners.publish(failure == null
+                        ? new TimeoutEvent.Succeeded(name, now, effective, elapsed)
+                        : new TimeoutEvent.Failed(name, now, effective, elapsed));
             }
         }
     }
@@ -472,7 +491,7 @@ public final class Timeout implements Policy {
         }
         if (!listeners.isEmpty()) {
             long now = ticker.read();
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.TIMED_OUT, effective, now - start));
+            listeners.publish(new TimeoutEvent.TimedOut(name, now, effective, now - start));
         }
     }
 
@@ -480,7 +499,7 @@ public final class Timeout implements Policy {
         interruptions.increment();
         if (!listeners.isEmpty()) {
             long now = ticker.read();
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.CALLER_INTERRUPTED, effective, now - start));
+            listeners.publish(new TimeoutEvent.Interrupted(name, now, effective, now - start));
         }
     }
 

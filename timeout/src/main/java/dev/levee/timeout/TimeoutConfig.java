@@ -54,7 +54,7 @@ public final class TimeoutConfig {
     public static final Duration DEFAULT_RESERVE = Duration.ZERO;
     /** Default least time worth starting a call with: 1 ms. */
     public static final Duration DEFAULT_MINIMUM_REMAINING = Duration.ofMillis(1);
-    private static final String POLICY = "Timeout config";
+    private static final String POLICY = "Timeout";
     private static final TimeoutConfig DEFAULTS = builder().build();
 
     private final Duration timeout;

@@ -38,8 +38,8 @@ class SeedDefaultsTest {
         AdaptiveTimeoutConfig c = AdaptiveTimeoutConfig.builder().build();
         assertThat(c.percentile()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_PERCENTILE).isEqualTo(0.99); // 000
         assertThat(c.factor()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_FACTOR).isEqualTo(1.5); // 000
-        assertThat(c.min()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_MIN_TIMEOUT).isEqualTo(Duration.ofMillis(10));
-        assertThat(c.max()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_MAX_TIMEOUT).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.minTimeout()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_MIN_TIMEOUT).isEqualTo(Duration.ofMillis(10));
+        assertThat(c.maxTimeout()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_MAX_TIMEOUT).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.minSamples()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_MIN_SAMPLES).isEqualTo(100); // 000
         assertThat(c.windowSize()).isEqualTo(AdaptiveTimeoutConfig.DEFAULT_WINDOW_SIZE).isEqualTo(1_000); // 000
     }

@@ -83,7 +83,7 @@ public final class TimeoutDemo {
                 propagation.clampedCount(), propagation.ignoredCount(), propagation.missingCount());
 
         out.println("== Budget: 1 s over lookup (1), load (2), render (1), unused time rolls over");
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.builder()
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.builder()
                 .total(Duration.ofSeconds(1)).weights(1, 2, 1).ticker(ticker).build());
         long[] took = {100 * MS, 300 * MS, 200 * MS};
         String[] steps = {"lookup", "load", "render"};
@@ -94,7 +94,7 @@ public final class TimeoutDemo {
         }
 
         out.println("== Adaptive: p99 x 1.5 of the observed latency, within [10 ms, 5 s]");
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(AdaptiveTimeoutConfig.builder().build());
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", AdaptiveTimeoutConfig.builder().build());
         out.printf("before samples: %d ms%n", adaptive.timeoutNanos() / MS);
         for (int i = 0; i < 5_000; i++) {
             adaptive.record(simulatedLatencyNanos(random));
@@ -218,7 +218,7 @@ public final class TimeoutDemo {
      */
     @SuppressWarnings("try")
     public static void budgetedRequest(Runnable... steps) {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(1), steps.length,
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(1), steps.length,
                 dev.levee.core.Ticker.system()));
         for (Runnable step : steps) {
             try (ContextScope scope = budget.attachNextStep()) {
@@ -233,9 +233,9 @@ public final class TimeoutDemo {
      * @return the timeout
      */
     public static Timeout adaptiveTimeout() {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(AdaptiveTimeoutConfig.builder()
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", AdaptiveTimeoutConfig.builder()
                 .percentile(0.99).factor(1.5)
-                .min(Duration.ofMillis(50)).max(Duration.ofSeconds(3))
+                .minTimeout(Duration.ofMillis(50)).maxTimeout(Duration.ofSeconds(3))
                 .build());
         return Timeout.of("search", TimeoutConfig.builder().adaptive(adaptive).build());
     }
