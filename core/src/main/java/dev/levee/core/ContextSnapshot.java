@@ -26,6 +26,7 @@ import java.util.function.Supplier;
  * scope throws on close (that exception is rethrown after everything is restored), so a pooled worker
  * never keeps a captured deadline into its next, unrelated task. Immutable; safe to restore on many threads.
  */
+@SuppressWarnings("try") // scopes are opened for their effect on the thread's context
 public final class ContextSnapshot {
     private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
 
