@@ -54,13 +54,18 @@ import org.slf4j.LoggerFactory;
  *       waiting virtual thread unmounts and frees its carrier.</li>
  *   <li>With {@link BulkheadConfig#fair()}, waiters are admitted in arrival order and a new arrival
  *       does not take a slot while anyone waits.</li>
+ *   <li>{@link #executeAsync} never blocks: with a {@code maxWait} and no free slot the caller waits
+ *       asynchronously (see {@link #acquireAsync(long)}); its call starts on the configured
+ *       {@code asyncExecutor}, never on a Levee timer thread.</li>
+ *   <li>A permit returned twice (or never taken) is refused with an {@link IllegalStateException}
+ *       and the count is left untouched: misuse never lets another caller in above the bound.</li>
  * </ul>
  *
- * <p><b>Lost wake-ups cannot happen.</b> A leaving call decrements {@code active} and then reads
- * {@code waiters}; a waiter increments {@code waiters} and then re-reads {@code active}. Both are
- * volatile, so at least one of the two sees the other: either the leaver signals, or the waiter finds
- * the free slot itself. The signal is sent under the lock the waiter holds until it parks, so it cannot
- * arrive between the waiter's check and its park.
+ * <p><b>Knobs</b> ({@link BulkheadConfig}; defaults in its table): {@code maxConcurrentCalls} 25,
+ * {@code maxWait} 0 (fail fast), {@code fair} false, {@code saturationWarning} 30 s.
+ *
+ * <p><b>Cost.</b> Entering and leaving: one compare-and-set each, no lock, no clock read, no
+ * allocation; a lock only when someone waits.
  *
  * <p><b>Saturation.</b> An episode of saturation starts with a rejection and ends when a call enters
  * leaving at least one slot free. If rejections continue for {@link BulkheadConfig#saturationWarning()}
@@ -69,6 +74,23 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 public final class Bulkhead implements Gate {
+    /*
+     * Implementation notes (for maintainers).
+     *
+     * Lost wake-ups cannot happen. A leaving call decrements `active` and then reads `waiters`; a
+     * waiter increments `waiters` and then re-reads `active`. Both are volatile, so at least one of the
+     * two sees the other: either the leaver signals, or the waiter finds the free slot itself. The
+     * signal is sent under the lock the waiter holds until it parks, so it cannot arrive between the
+     * waiter's check and its park. Asynchronous waiters are counted in `waiters` too and are served by
+     * AsyncWaitQueue.drain from signalOne(), with the same add-then-recheck ordering.
+     *
+     * Leaving is a CAS loop that refuses to go below zero (a decrement-then-undo would open a window in
+     * which a concurrent tryEnter sees -1 and admits above the bound). `active == RETIRED` marks a
+     * bulkhead a KeyedBulkhead evicted while empty; RETIRED is above every limit, so the fast path's
+     * bound check refuses it without an extra read.
+     *
+     * tryEnter re-reads the limit after its CAS: a concurrent resize() may have lowered it in between.
+     */
     private static final Logger LOG = LoggerFactory.getLogger(Bulkhead.class);
     private static final long NOT_SATURATED = Long.MIN_VALUE;
     /**

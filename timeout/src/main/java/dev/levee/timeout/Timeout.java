@@ -60,8 +60,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link TimeoutMode#THREAD} (default): the call runs on a worker from the configured executor
  *       (virtual threads on JDK 21+, a bounded daemon pool on 17) inside the caller's captured context
  *       (its deadline and the configured {@link ContextPropagator}s) plus the call's deadline. The
- *       caller waits; the {@link Scheduler} fires the deadline (with the system ticker and scheduler,
- *       the caller's own timed wait does, which saves a round trip through the scheduler thread). If the call finishes first, its result
+ *       caller waits and the deadline is armed before the call starts, so a started call always has
+ *       its deadline (on manual time, advancing by the timeout fires it). If the call finishes first, its result
  *       or exception comes out unchanged (the same instance; an {@link Error} too). If the deadline
  *       comes first, the caller gets the rejection and the worker is interrupted
  *       ({@code interruptOnTimeout}, default true); a call still queued for a pool thread never runs.
@@ -88,6 +88,10 @@ import org.slf4j.LoggerFactory;
  * {@code Pipeline.of(retry, breaker, timeout)}. If the configured executor rejects the task, the caller
  * gets a {@link BulkheadFullException}.
  *
+ * <p><b>Knobs</b> ({@link TimeoutConfig}; defaults in its table): {@code timeout} 5 s (seed 003),
+ * {@code mode} THREAD, {@code interruptOnTimeout} true, {@code reserve} 0, {@code minimumRemaining}
+ * 1 ms, an optional {@link AdaptiveTimeout}, the executor, ticker and scheduler.
+ *
  * <p><b>Cost.</b> COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
  * listener or an adaptive timeout needs the latency). It allocates the attached deadline (24 bytes)
  * only when it is tighter than the current one; under a binding request deadline it allocates
@@ -95,6 +99,18 @@ import org.slf4j.LoggerFactory;
  */
 @SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 public final class Timeout implements Policy {
+    /*
+     * Implementation notes (for maintainers).
+     *
+     * THREAD mode registers its timer on the Scheduler before handing the task to the executor, so the
+     * call can never run unarmed (a test on manual time needs no spin). With the system ticker and
+     * the system scheduler, the caller's own timed wait (FutureTask.get with a timeout) is the timer:
+     * no scheduler round trip. A task cancelled while queued is removed from a ThreadPoolExecutor at
+     * once; other executors cannot remove it, but a cancelled FutureTask drops its callable.
+     *
+     * COOPERATIVE mode reuses the current deadline when it is already the call's (no reserve cut it),
+     * so under a binding request deadline nothing is allocated.
+     */
     private static final Logger LOG = LoggerFactory.getLogger(Timeout.class);
     /** The scope of a deadline that was already current: closing it has nothing to restore. */
     private static final ContextScope NO_SCOPE = () -> { };
