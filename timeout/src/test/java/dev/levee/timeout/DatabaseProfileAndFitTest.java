@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Issue 12 gaps: database timeout profiles (seed 003) and the retries-fit-in-the-outer-limit check (001 §3.1). */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class DatabaseProfileAndFitTest {
     private final ManualTicker ticker = new ManualTicker();
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Seeds 000/002: the proportional reserve on the way out and the 100 ms rule for accepting work. */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class PropagationReserveTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker(5_000 * MS);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The Micrometer binder on a SimpleMeterRegistry. */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class TimeoutMetricsTest {
 
     @Test
