@@ -16,6 +16,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.core.internal.Exceptions;
+import dev.levee.core.internal.RemovableExecutor;
 import dev.levee.timeout.internal.AsyncTimeoutStage;
 import dev.levee.core.internal.Nanos;
 import dev.levee.timeout.internal.WorkerCall;
@@ -428,10 +429,11 @@ public final class Timeout implements Policy {
         }
     }
 
-    /** Cancels a THREAD-mode task; a task still queued in a pool is removed so it never runs. */
+    /** Cancels a THREAD-mode task; a task still queued in a pool (or a Levee wrapper of one) is removed. */
     private void abandon(FutureTask<?> task, boolean mayInterrupt) {
-        if (task.cancel(mayInterrupt) && executor instanceof ThreadPoolExecutor) {
-            ((ThreadPoolExecutor) executor).remove(task);
+        if (task.cancel(mayInterrupt)) {
+            // From a pool, or from Levee's context-propagating wrapper around one (RemovableExecutor).
+            RemovableExecutor.removeFrom(executor, task);
         }
     }
 
