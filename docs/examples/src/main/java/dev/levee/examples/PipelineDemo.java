@@ -88,7 +88,7 @@ public final class PipelineDemo {
                 .burst(3)
                 .ticker(ticker).sleeper(ticker)
                 .build());
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("inventory")
+        Bulkhead bulkhead = Bulkhead.of("inventory", BulkheadConfig.builder()
                 .maxConcurrentCalls(10)
                 .ticker(ticker)
                 .build());
