@@ -85,7 +85,7 @@ public final class KeyedRateLimiter<K> {
      * @param key the key; not null
      * @return its limiter
      */
-    public RateLimiter limiter(K key) {
+    public RateLimiter forKey(K key) {
         return registry.get(key);
     }
 

@@ -12,7 +12,7 @@ class KeyedRateLimiterTest {
     private final ManualTicker ticker = new ManualTicker(1_000L);
 
     private RateLimiterConfig config(String name, long limit) {
-        return RateLimiterConfig.builder(name).rate(limit, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build();
+        return RateLimiterConfig.builder().rate(limit, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build();
     }
 
     @Test
@@ -41,8 +41,8 @@ class KeyedRateLimiterTest {
         assertThat(grants(keyed, "alice", 10)).isEqualTo(2);
         assertThat(grants(keyed, "bob", 10)).isEqualTo(2);
         assertThat(grants(keyed, "gold-carol", 10)).isEqualTo(5);
-        assertThat(keyed.limiter("gold-carol").limit()).isEqualTo(5);
-        assertThat(keyed.limiter("alice").name()).isEqualTo("per-tenant");
+        assertThat(keyed.forKey("gold-carol").limit()).isEqualTo(5);
+        assertThat(keyed.forKey("alice").name()).isEqualTo("per-tenant");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
@@ -79,6 +80,31 @@ public abstract class AbstractRateLimiter implements RateLimiter {
      * @return nanoseconds, 0 if available now
      */
     abstract long reservePeek(int permits, long nowNanos);
+
+    @Override
+    public final RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        long balance = balancePeek(nowNanos);
+        long retryAfter = balance > 0 ? 0L : reservePeek(1, nowNanos);
+        return into.set(balance > 0 && retryAfter == 0L, limit(), balance, retryAfter, resetAfterPeek(nowNanos));
+    }
+
+    /**
+     * Permits available at once now, negative while in debt; nothing is taken.
+     *
+     * @param nowNanos now
+     * @return the signed balance
+     */
+    long balancePeek(long nowNanos) {
+        return availablePermits(nowNanos);
+    }
+
+    /**
+     * How long until the limiter is fully replenished if nothing else is taken.
+     *
+     * @param nowNanos now
+     * @return nanoseconds, at least 0
+     */
+    abstract long resetAfterPeek(long nowNanos);
 
     @Override
     public final void acquire(long nowNanos) {

@@ -255,7 +255,7 @@ public class GcraLimiter extends AbstractRateLimiter {
             if (next == OVERFLOW || next - tau > nowNanos) {
                 long retryAfter = next == OVERFLOW ? Long.MAX_VALUE : next - tau - nowNanos;
                 ctx.rejected(permits, retryAfter, nowNanos);
-                into.set(false, p.limit, remaining(p, current, nowNanos), retryAfter,
+                into.set(false, p.limit, signedRemaining(p, current, nowNanos), retryAfter,
                         Math.max(current, nowNanos) - nowNanos);
                 return false;
             }
@@ -342,6 +342,32 @@ public class GcraLimiter extends AbstractRateLimiter {
             return Long.MAX_VALUE;
         }
         return Math.max(0L, next - tolerance(p, interval, permits, warmingAt(p, nowNanos)) - nowNanos);
+    }
+
+    @Override
+    final long balancePeek(long nowNanos) {
+        long current = readTat();
+        Params p = params;
+        return signedRemaining(p, current, nowNanos);
+    }
+
+    /**
+     * {@link #remaining}, or the debt in permits (negative) when the backlog is beyond the tolerance.
+     *
+     * @param p the parameters
+     * @param tat the theoretical arrival time
+     * @param now now
+     * @return the signed balance
+     */
+    long signedRemaining(Params p, long tat, long now) {
+        long backlog = Math.max(tat, now) - now;
+        return backlog <= p.tau ? remaining(p, tat, now) : Math.floorDiv(p.tau - backlog, p.interval);
+    }
+
+    @Override
+    final long resetAfterPeek(long nowNanos) {
+        long current = readTat();
+        return Math.max(current, nowNanos) - nowNanos;
     }
 
     @Override

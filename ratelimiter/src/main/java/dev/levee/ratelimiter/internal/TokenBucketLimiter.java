@@ -135,7 +135,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     public TokenBucketLimiter(LimiterContext ctx, RateLimiterConfig config) {
         super(ctx, config);
         this.bucket = new Bucket(ctx.ticker.read(), config.periodNanos(), config.limit(), config.burst(),
-                config.burst());
+                config.initialTokens());
     }
 
     /**
@@ -277,6 +277,20 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         Bucket b = bucket;
         long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : b.retryAfter(s, permits, nowNanos);
+    }
+
+    @Override
+    long balancePeek(long nowNanos) {
+        Bucket b = bucket;
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : b.tokens(s, nowNanos);
+    }
+
+    @Override
+    long resetAfterPeek(long nowNanos) {
+        Bucket b = bucket;
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : b.resetAfter(s, nowNanos);
     }
 
     @Override
