@@ -156,7 +156,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
             }
             long r = reserve(permits, now, budget);
-            if (r >= 0) {
+            if (EncodedWait.isGranted(r)) {
                 InterruptedException interruption = r > 0 ? sleepBooked(r) : null;
                 if (interruption != null) {
                     // The permits were booked for this caller and will never be used: give them back.
@@ -165,7 +165,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
                 return;
             }
-            long retryAfter = ~r;
+            long retryAfter = EncodedWait.retryAfter(r);
             if (reserves() || retryAfter > budget) {
                 throw refused(permits, retryAfter, deadline != null);
             }

@@ -5,6 +5,7 @@ import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A token bucket of capacity {@code C}, refilled with {@code L} tokens per period {@code P}, lazily
@@ -139,32 +140,53 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     }
 
     /**
-     * The state after taking {@code n} tokens at {@code now} from state {@code s}, or
-     * {@link #SEALED} if they are not there (the sentinel is never a real state).
+     * The state after taking {@code n} tokens at {@code now} from state {@code s}, available or not
+     * (a debt if short): the same formula grants now and books the future.
      */
-    private static long take(Bucket b, long s, int n, long now) {
-        if (n > b.capacity) {
-            return SEALED; // never fits; refused before n·I can overflow
-        }
-        if (b.interval > 0) {
-            long next = Math.max(s, now) + n * b.interval;
-            return next - b.tau <= now ? next : SEALED;
-        }
-        long a = b.produced(now);
-        long start = Math.max(s, a - b.capacity);
-        return a - start >= n ? start + n : SEALED;
-    }
-
-    /** The state after reserving {@code n} tokens regardless of availability (a debt if short). */
-    private static long reserveState(Bucket b, long s, int n, long now) {
+    private static long taken(Bucket b, long s, int n, long now) {
         if (b.interval > 0) {
             return Math.max(s, now) + n * b.interval;
         }
         return Math.max(s, b.produced(now) - b.capacity) + n;
     }
 
+    /** How long until {@code n} tokens are held from state {@code s}; cheap when they are held now. */
+    private static long waitFor(Bucket b, long s, int n, long now) {
+        if (n > b.capacity) {
+            return Long.MAX_VALUE; // never fits; refused before n·I can overflow
+        }
+        if (b.interval > 0) {
+            return Math.max(0L, Math.max(s, now) + n * b.interval - b.tau - now);
+        }
+        long a = b.produced(now);
+        long start = Math.max(s, a - b.capacity);
+        return a - start >= n ? 0L : Math.max(0L, b.timeOf(start + n) - now);
+    }
+
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, into));
+    }
+
+    @Override
+    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
+        return decide(permits, nowNanos, maxWaitNanos, null);
+    }
+
+    /**
+     * The decision core behind {@code tryAcquire} (no wait), the decision-filling form and
+     * {@code reserve}: one CAS loop. Grants when the tokens are held within {@code maxWaitNanos}
+     * (taking them, as a debt if they are due later), else refuses with the wait as {@code retryAfter}.
+     * More than the capacity never fits, even with an unbounded wait.
+     *
+     * @return an {@link EncodedWait} code
+     */
+    private long decide(int permits, long nowNanos, long maxWaitNanos, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         Bucket b = bucket;
         int losses = 0;
@@ -176,72 +198,25 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 s = (long) STATE.getVolatile(b);
                 continue;
             }
-            long next = take(b, s, permits, nowNanos);
-            if (next == SEALED) {
-                ctx.rejected(permits, b.retryAfter(s, permits, nowNanos), nowNanos);
-                return false;
+            long wait = waitFor(b, s, permits, nowNanos);
+            if (wait > maxWaitNanos || permits > b.capacity) {
+                ctx.rejected(permits, wait, nowNanos);
+                if (into != null) {
+                    into.set(false, b.refill, b.tokens(s, nowNanos), wait, b.resetAfter(s, nowNanos));
+                }
+                return EncodedWait.refused(wait);
             }
+            long next = taken(b, s, permits, nowNanos);
             // The witness of a failed exchange is the new state: no second read of a contended line.
             long witness = (long) STATE.compareAndExchange(b, s, next);
             if (witness == s) {
                 ctx.granted(permits);
-                return true;
+                if (into != null) {
+                    into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
+                }
+                return EncodedWait.granted(wait);
             }
             s = witness;
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        checkPermits(permits);
-        Bucket b = bucket;
-        int losses = 0;
-        while (true) {
-            long s = (long) STATE.getVolatile(b);
-            if (s == SEALED) {
-                Thread.onSpinWait();
-                b = bucket;
-                continue;
-            }
-            long next = take(b, s, permits, nowNanos);
-            if (next == SEALED) {
-                long retryAfter = b.retryAfter(s, permits, nowNanos);
-                ctx.rejected(permits, retryAfter, nowNanos);
-                into.set(false, b.refill, b.tokens(s, nowNanos), retryAfter, b.resetAfter(s, nowNanos));
-                return false;
-            }
-            if (STATE.compareAndSet(b, s, next)) {
-                ctx.granted(permits);
-                into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
-                return true;
-            }
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
-        checkPermits(permits);
-        Bucket b = bucket;
-        int losses = 0;
-        while (true) {
-            long s = (long) STATE.getVolatile(b);
-            if (s == SEALED) {
-                Thread.onSpinWait();
-                b = bucket;
-                continue;
-            }
-            long wait = b.retryAfter(s, permits, nowNanos);
-            // More than the capacity never fits (retryAfter MAX_VALUE), even with an unbounded wait.
-            if (wait > maxWaitNanos || permits > b.capacity) {
-                ctx.rejected(permits, wait, nowNanos);
-                return ~wait;
-            }
-            if (STATE.compareAndSet(b, s, reserveState(b, s, permits, nowNanos))) {
-                ctx.granted(permits);
-                return wait;
-            }
             losses = Contention.backOff(losses);
         }
     }
