@@ -101,6 +101,21 @@ public final class RateLimiterDemo {
     }
 
     /**
+     * A status endpoint: what a request would see, in seed 001's {@code X-RateLimit-*} headers, without
+     * taking a permit; {@code balance} shows the permits owed to callers that booked ahead.
+     *
+     * @param limiter the limiter
+     * @param decision a reusable decision
+     * @param headers receives the response headers
+     * @return the signed balance
+     */
+    static long status(RateLimiter limiter, RateLimitDecision decision, Map<String, String> headers) {
+        limiter.peek(limiter.ticker().read(), decision);
+        RateLimitHeaders.write(limiter, decision, headers::put, RateLimitHeaders.Style.X_RATE_LIMIT);
+        return decision.balance();
+    }
+
+    /**
      * Bursty clients in front of a flaky call through a GCRA limiter: granted calls run (and may
      * fail, unchanged), refused ones get a 429 with {@code Retry-After}.
      */
