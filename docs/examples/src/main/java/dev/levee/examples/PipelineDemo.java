@@ -71,6 +71,7 @@ public final class PipelineDemo {
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(50), 2.0, Duration.ofSeconds(1)))
                 .jitter(Jitter.full())
+                .retryOn(IOException.class)    // this downstream's IOExceptions are 503s: transient
                 .ticker(ticker).sleeper(ticker).random(random)
                 .build());
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder()
