@@ -9,7 +9,6 @@ import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -210,7 +209,8 @@ public final class KeyedRateLimiter<K> {
          * @return this builder
          */
         public Builder<K> tier(String tier, RateLimiterConfig config) {
-            tiers.put(Objects.requireNonNull(tier, "tier"), Objects.requireNonNull(config, "config"));
+            String policy = Validate.describe("KeyedRateLimiter", name);
+            tiers.put(Validate.notNull(policy, "tier", tier), Validate.notNull(policy, "tier config", config));
             return this;
         }
 

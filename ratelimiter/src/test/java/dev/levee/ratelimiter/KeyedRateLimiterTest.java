@@ -91,4 +91,22 @@ class KeyedRateLimiterTest {
         }
         return n;
     }
+
+    @Test
+    void aNullTierIsAnInvalidConfigNamingThePolicy() {
+        assertThatThrownBy(() -> KeyedRateLimiter.<String>builder("per-tenant").tier(null, config("x", 1)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("KeyedRateLimiter 'per-tenant'")
+                .hasMessageContaining("tier");
+        assertThatThrownBy(() -> KeyedRateLimiter.<String>builder("per-tenant").tier("gold", null))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("tier config");
+    }
+
+    @Test
+    void forKeyReturnsTheKeysOwnLimiter() {
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("k").defaultConfig(config("d", 1)).build();
+        assertThat(keyed.forKey("a")).isSameAs(keyed.forKey("a"));
+        assertThat(keyed.forKey("a").tryAcquire(1, ticker.read())).isTrue();
+        assertThat(keyed.tryAcquire("a")).isFalse();
+        assertThat(keyed.tryAcquire("b")).isTrue();
+    }
 }

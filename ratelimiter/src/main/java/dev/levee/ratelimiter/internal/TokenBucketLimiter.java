@@ -139,30 +139,6 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 config.initialTokens());
     }
 
-    /**
-     * The state after taking {@code n} tokens at {@code now} from state {@code s}, available or not
-     * (a debt if short): the same formula grants now and books the future.
-     */
-    private static long taken(Bucket b, long s, int n, long now) {
-        if (b.interval > 0) {
-            return Math.max(s, now) + n * b.interval;
-        }
-        return Math.max(s, b.produced(now) - b.capacity) + n;
-    }
-
-    /** How long until {@code n} tokens are held from state {@code s}; cheap when they are held now. */
-    private static long waitFor(Bucket b, long s, int n, long now) {
-        if (n > b.capacity) {
-            return Long.MAX_VALUE; // never fits; refused before n·I can overflow
-        }
-        if (b.interval > 0) {
-            return Math.max(0L, Math.max(s, now) + n * b.interval - b.tau - now);
-        }
-        long a = b.produced(now);
-        long start = Math.max(s, a - b.capacity);
-        return a - start >= n ? 0L : Math.max(0L, b.timeOf(start + n) - now);
-    }
-
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
         return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
@@ -198,15 +174,28 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 s = (long) STATE.getVolatile(b);
                 continue;
             }
-            long wait = waitFor(b, s, permits, nowNanos);
-            if (wait > maxWaitNanos || permits > b.capacity) {
+            // The state after taking the tokens, available or not (a debt if short): the same formula
+            // grants now and books the future; the wait is read off it.
+            long next;
+            long wait;
+            if (permits > b.capacity) {
+                next = SEALED;
+                wait = Long.MAX_VALUE; // never fits; refused before n·I can overflow
+            } else if (b.interval > 0) {
+                next = Math.max(s, nowNanos) + permits * b.interval;
+                wait = Math.max(0L, next - b.tau - nowNanos);
+            } else {
+                long a = b.produced(nowNanos);
+                next = Math.max(s, a - b.capacity) + permits;
+                wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
+            }
+            if (wait > maxWaitNanos || next == SEALED) {
                 ctx.rejected(permits, wait, nowNanos);
                 if (into != null) {
                     into.set(false, b.refill, b.tokens(s, nowNanos), wait, b.resetAfter(s, nowNanos));
                 }
                 return EncodedWait.refused(wait);
             }
-            long next = taken(b, s, permits, nowNanos);
             // The witness of a failed exchange is the new state: no second read of a contended line.
             long witness = (long) STATE.compareAndExchange(b, s, next);
             if (witness == s) {
