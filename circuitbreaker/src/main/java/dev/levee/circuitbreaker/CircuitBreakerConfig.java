@@ -448,19 +448,37 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param type the window type; default COUNT_BASED @return this builder */
+        /**
+
+         * @param type the window type; default COUNT_BASED
+
+         * @return this builder
+
+         */
         public Builder slidingWindowType(SlidingWindowType type) {
             this.slidingWindowType = type;
             return this;
         }
 
-        /** @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100 @return this builder */
+        /**
+
+         * @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100
+
+         * @return this builder
+
+         */
         public Builder slidingWindowSize(int size) {
             this.slidingWindowSize = size;
             return this;
         }
 
-        /** @param buckets buckets of a time window, in [1, 1000]; default 10 @return this builder */
+        /**
+
+         * @param buckets buckets of a time window, in [1, 1000]; default 10
+
+         * @return this builder
+
+         */
         public Builder timeWindowBuckets(int buckets) {
             this.timeWindowBuckets = buckets;
             return this;
@@ -590,9 +608,9 @@ public final class CircuitBreakerConfig {
         @SafeVarargs
         public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
             Validate.notNull(POLICY, "recordAsSuccess", types);
-            Class<? extends Throwable>[] copy = types.clone();
-            for (Class<? extends Throwable> type : copy) {
-                Validate.notNull(POLICY, "recordAsSuccess", type);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>(types.length);
+            for (Class<? extends Throwable> type : types) {
+                copy.add(Validate.notNull(POLICY, "recordAsSuccess", type));
             }
             return recordAsSuccessWhen(error -> {
                 for (Class<? extends Throwable> type : copy) {
@@ -654,7 +672,13 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002) @return this builder */
+        /**
+
+         * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002)
+
+         * @return this builder
+
+         */
         public Builder permittedCallsInHalfOpen(int calls) {
             this.permittedCallsInHalfOpen = calls;
             return this;
@@ -684,7 +708,13 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param action what a half-open timeout does; default ADMIT_NEW_PROBES @return this builder */
+        /**
+
+         * @param action what a half-open timeout does; default ADMIT_NEW_PROBES
+
+         * @return this builder
+
+         */
         public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
             this.halfOpenTimeoutAction = action;
             return this;
@@ -702,19 +732,37 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param classifier which outcomes count; default {@link #defaultClassifier()} @return this builder */
+        /**
+
+         * @param classifier which outcomes count; default {@link #defaultClassifier()}
+
+         * @return this builder
+
+         */
         public Builder classifier(Classifier classifier) {
             this.classifier = classifier;
             return this;
         }
 
-        /** @param ticker the time source; default {@link Ticker#system()} @return this builder */
+        /**
+
+         * @param ticker the time source; default {@link Ticker#system()}
+
+         * @return this builder
+
+         */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
             return this;
         }
 
-        /** @param scheduler for the automatic transition; default {@link Scheduler#system()} @return this builder */
+        /**
+
+         * @param scheduler for the automatic transition; default {@link Scheduler#system()}
+
+         * @return this builder
+
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;
             return this;

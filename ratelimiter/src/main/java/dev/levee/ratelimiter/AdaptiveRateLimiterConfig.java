@@ -199,79 +199,157 @@ public final class AdaptiveRateLimiterConfig {
 
         private Builder() {}
 
-        /** @param minRate permits per second, &gt; 0 @return this builder */
+        /**
+
+         * @param minRate permits per second, &gt; 0
+
+         * @return this builder
+
+         */
         public Builder minRate(double minRate) {
             this.minRate = minRate;
             return this;
         }
 
-        /** @param maxRate permits per second, in [minRate, 1e9] @return this builder */
+        /**
+
+         * @param maxRate permits per second, in [minRate, 1e9]
+
+         * @return this builder
+
+         */
         public Builder maxRate(double maxRate) {
             this.maxRate = maxRate;
             return this;
         }
 
-        /** @param initialRate permits per second, in [minRate, maxRate] @return this builder */
+        /**
+
+         * @param initialRate permits per second, in [minRate, maxRate]
+
+         * @return this builder
+
+         */
         public Builder initialRate(double initialRate) {
             this.initialRate = initialRate;
             return this;
         }
 
-        /** @param burst in [1, 1e6] @return this builder */
+        /**
+
+         * @param burst in [1, 1e6]
+
+         * @return this builder
+
+         */
         public Builder burst(long burst) {
             this.burst = burst;
             return this;
         }
 
-        /** @param adjustInterval in [1 ms, 1 h] @return this builder */
+        /**
+
+         * @param adjustInterval in [1 ms, 1 h]
+
+         * @return this builder
+
+         */
         public Builder adjustInterval(Duration adjustInterval) {
             this.adjustInterval = adjustInterval;
             return this;
         }
 
-        /** @param minSamples at least 1 @return this builder */
+        /**
+
+         * @param minSamples at least 1
+
+         * @return this builder
+
+         */
         public Builder minSamples(long minSamples) {
             this.minSamples = minSamples;
             return this;
         }
 
-        /** @param latencyTolerance in (1, 100] @return this builder */
+        /**
+
+         * @param latencyTolerance in (1, 100]
+
+         * @return this builder
+
+         */
         public Builder latencyTolerance(double latencyTolerance) {
             this.latencyTolerance = latencyTolerance;
             return this;
         }
 
-        /** @param nearFloor in [1, latencyTolerance] @return this builder */
+        /**
+
+         * @param nearFloor in [1, latencyTolerance]
+
+         * @return this builder
+
+         */
         public Builder nearFloor(double nearFloor) {
             this.nearFloor = nearFloor;
             return this;
         }
 
-        /** @param errorRateThreshold in [0, 1] @return this builder */
+        /**
+
+         * @param errorRateThreshold in [0, 1]
+
+         * @return this builder
+
+         */
         public Builder errorRateThreshold(double errorRateThreshold) {
             this.errorRateThreshold = errorRateThreshold;
             return this;
         }
 
-        /** @param decreaseFactor in (0, 1) @return this builder */
+        /**
+
+         * @param decreaseFactor in (0, 1)
+
+         * @return this builder
+
+         */
         public Builder decreaseFactor(double decreaseFactor) {
             this.decreaseFactor = decreaseFactor;
             return this;
         }
 
-        /** @param increaseStep permits per second, &gt; 0 @return this builder */
+        /**
+
+         * @param increaseStep permits per second, &gt; 0
+
+         * @return this builder
+
+         */
         public Builder increaseStep(double increaseStep) {
             this.increaseStep = increaseStep;
             return this;
         }
 
-        /** @param ticker not null @return this builder */
+        /**
+
+         * @param ticker not null
+
+         * @return this builder
+
+         */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
             return this;
         }
 
-        /** @param sleeper not null @return this builder */
+        /**
+
+         * @param sleeper not null
+
+         * @return this builder
+
+         */
         public Builder sleeper(Sleeper sleeper) {
             this.sleeper = sleeper;
             return this;
