@@ -1,6 +1,7 @@
 package dev.levee.ratelimiter;
 
 import dev.levee.core.Gate;
+import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RateLimitedException;
 import dev.levee.core.Subscription;
 import dev.levee.ratelimiter.internal.Limiters;
@@ -61,6 +62,17 @@ public interface RateLimiter extends Gate {
      */
     static RateLimiter ofDefaults(String name) {
         return Limiters.create(name, RateLimiterConfig.defaults());
+    }
+
+    /**
+     * A registry of limiters by name, created on first use from the default config or a named one
+     * ({@link PolicyRegistry#addConfig}), as every pattern's registry is built.
+     *
+     * @param defaultConfig the config of limiters created without a named config
+     * @return a new registry
+     */
+    static PolicyRegistry<RateLimiterConfig, RateLimiter> registry(RateLimiterConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, RateLimiter::of);
     }
 
     /**

@@ -136,4 +136,15 @@ class LimiterGapsTest {
         RateLimiterMetrics m = l.metrics();
         assertThat(m).isEqualTo(new RateLimiterMetrics(10, 1_000_000_000L, 3, 0));
     }
+
+    @Test
+    void aRegistryBuiltLikeEveryPatterns() {
+        dev.levee.core.PolicyRegistry<RateLimiterConfig, RateLimiter> limiters = RateLimiter.registry(
+                RateLimiterConfig.builder().ticker(ticker).build());
+        limiters.addConfig("strict", RateLimiterConfig.builder().rate(1, Duration.ofSeconds(1)).ticker(ticker).build());
+        assertThat(limiters.get("search")).isSameAs(limiters.get("search"));
+        assertThat(limiters.get("search").limit()).isEqualTo(100);
+        assertThat(limiters.get("payments", "strict").limit()).isEqualTo(1);
+        assertThat(limiters.get("payments", "strict").name()).isEqualTo("payments");
+    }
 }
