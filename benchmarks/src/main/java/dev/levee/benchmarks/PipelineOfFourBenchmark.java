@@ -92,7 +92,7 @@ public class PipelineOfFourBenchmark {
                         .minimumNumberOfCalls(20)
                         .waitDurationInOpen(Duration.ofSeconds(60))
                         .build()),
-                RateLimiter.of(RateLimiterConfig.builder("limiter")
+                RateLimiter.of("limiter", RateLimiterConfig.builder()
                         .algorithm(RateLimitAlgorithm.GCRA)
                         .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
                         .build()),

@@ -453,8 +453,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param type the window type; default COUNT_BASED
+
          * @return this builder
+
          */
         public Builder slidingWindowType(SlidingWindowType type) {
             this.slidingWindowType = type;
@@ -462,8 +465,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100
+
          * @return this builder
+
          */
         public Builder slidingWindowSize(int size) {
             this.slidingWindowSize = size;
@@ -471,8 +477,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param buckets buckets of a time window, in [1, 1000]; default 10
+
          * @return this builder
+
          */
         public Builder timeWindowBuckets(int buckets) {
             this.timeWindowBuckets = buckets;
@@ -604,9 +613,9 @@ public final class CircuitBreakerConfig {
         @SuppressWarnings("varargs") // the array is only read
         public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
             Validate.notNull(POLICY, "recordAsSuccess", types);
-            Class<? extends Throwable>[] copy = types.clone();
-            for (Class<? extends Throwable> type : copy) {
-                Validate.notNull(POLICY, "recordAsSuccess", type);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>(types.length);
+            for (Class<? extends Throwable> type : types) {
+                copy.add(Validate.notNull(POLICY, "recordAsSuccess", type));
             }
             return recordAsSuccessWhen(error -> {
                 for (Class<? extends Throwable> type : copy) {
@@ -669,8 +678,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002)
+
          * @return this builder
+
          */
         public Builder permittedCallsInHalfOpen(int calls) {
             this.permittedCallsInHalfOpen = calls;
@@ -702,8 +714,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param action what a half-open timeout does; default ADMIT_NEW_PROBES
+
          * @return this builder
+
          */
         public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
             this.halfOpenTimeoutAction = action;
@@ -723,8 +738,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param classifier which outcomes count; default {@link #defaultClassifier()}
+
          * @return this builder
+
          */
         public Builder classifier(Classifier classifier) {
             this.classifier = classifier;
@@ -732,8 +750,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param ticker the time source; default {@link Ticker#system()}
+
          * @return this builder
+
          */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
@@ -741,8 +762,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param scheduler for the automatic transition; default {@link Scheduler#system()}
+
          * @return this builder
+
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;

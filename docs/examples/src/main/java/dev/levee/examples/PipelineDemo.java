@@ -82,7 +82,7 @@ public final class PipelineDemo {
                 .permittedCallsInHalfOpen(2)
                 .ticker(ticker)
                 .build());
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("inventory")
+        RateLimiter limiter = RateLimiter.of("inventory", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.GCRA)
                 .rate(8, Duration.ofSeconds(1))
                 .burst(3)

@@ -8,6 +8,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
@@ -86,6 +87,31 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     abstract long reservePeek(int permits, long nowNanos);
 
     @Override
+    public final RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        long balance = balancePeek(nowNanos);
+        long retryAfter = balance > 0 ? 0L : reservePeek(1, nowNanos);
+        return into.set(balance > 0 && retryAfter == 0L, limit(), balance, retryAfter, resetAfterPeek(nowNanos));
+    }
+
+    /**
+     * Permits available at once now, negative while in debt; nothing is taken.
+     *
+     * @param nowNanos now
+     * @return the signed balance
+     */
+    long balancePeek(long nowNanos) {
+        return availablePermits(nowNanos);
+    }
+
+    /**
+     * How long until the limiter is fully replenished if nothing else is taken.
+     *
+     * @param nowNanos now
+     * @return nanoseconds, at least 0
+     */
+    abstract long resetAfterPeek(long nowNanos);
+
+    @Override
     public final void acquire(long nowNanos) {
         acquire(1, nowNanos, config.maxWaitNanos());
     }
@@ -135,7 +161,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
             }
             long r = reserve(permits, now, budget);
-            if (r >= 0) {
+            if (EncodedWait.isGranted(r)) {
                 InterruptedException interruption = r > 0 ? sleepBooked(r) : null;
                 if (interruption != null) {
                     // The permits were booked for this caller and will never be used: give them back.
@@ -144,7 +170,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
                 return;
             }
-            long retryAfter = ~r;
+            long retryAfter = EncodedWait.retryAfter(r);
             if (reserves() || retryAfter > budget) {
                 throw refused(permits, retryAfter, deadline != null);
             }
