@@ -287,4 +287,24 @@ class ConcurrencyLimiterTest {
         assertThat(l.limit()).isEqualTo(3);
         assertThat(l.inflight()).isEqualTo(2);
     }
+
+    @Test
+    void insideAPipelineItReadsNoClockOfItsOwn() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        dev.levee.core.Ticker counting = () -> {
+            reads.incrementAndGet();
+            return ticker.read();
+        };
+        ConcurrencyLimiter l = ConcurrencyLimiter.of("p", ConcurrencyLimiterConfig.builder()
+                .algorithm(() -> ScriptedAlgorithm.fixed(2)).ticker(counting).build());
+        dev.levee.core.Pipeline pipeline = dev.levee.core.Pipeline.of(l);
+        reads.set(0);
+        assertThat(pipeline.execute(() -> "ok")).isEqualTo("ok");
+        assertThat(reads.get()).as("the pipeline's two readings, none of the limiter's own").isEqualTo(2);
+        assertThatThrownBy(() -> pipeline.execute(() -> {
+            throw new IllegalStateException();
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(reads.get()).isEqualTo(4);
+        assertThat(l.inflight()).isZero();
+    }
 }
