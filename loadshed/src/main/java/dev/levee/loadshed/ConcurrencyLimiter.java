@@ -317,7 +317,8 @@ public final class ConcurrencyLimiter implements Gate {
         }
         // A sample folded while this thread (or the writer it lost to) was applying: apply it now.
         // Two rounds at most, so one completion never runs the algorithm for a stream of others.
-        for (int round = 0; round < 2 && w.pending != 0 && UPDATING.compareAndSet(w, 0, 1); round++) {
+        for (int round = 0; round < 2 && w.pending != 0 && (int) UPDATING.getOpaque(w) == 0
+                && UPDATING.compareAndSet(w, 0, 1); round++) {
             try {
                 long p = (long) PENDING.getAndSet(w, 0L);
                 if (p != 0) {
