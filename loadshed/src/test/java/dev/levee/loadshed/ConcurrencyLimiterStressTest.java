@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntUnaryOperator;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +53,8 @@ class ConcurrencyLimiterStressTest {
                     if (in > algorithm.maxLimit() || limitOnlyFalls && in > limitBefore) {
                         violations.incrementAndGet();
                     }
+                    // Hold the permit across a yield, so that threads overlap even on a busy 2-core machine.
+                    Thread.yield();
                     inside.decrementAndGet();
                     switch ((i + id) % 3) {
                         case 0 -> l.onSuccess(i % 7);
@@ -81,7 +84,9 @@ class ConcurrencyLimiterStressTest {
         assertThat(m.rejected()).isEqualTo(r.attempts() - r.admitted());
         assertThat(m.drops()).isEqualTo(r.drops());
         assertThat(r.admitted()).isGreaterThan(0);
-        assertThat(r.attempts() - r.admitted()).isGreaterThan(0);
+        // Without a single refusal the threads never contended, and the run proved nothing: say so
+        // (skipped) rather than pass. The yields make this practically never happen.
+        Assumptions.assumeTrue(r.attempts() - r.admitted() > 0, "no contention in this run");
     }
 
     @Test
