@@ -26,6 +26,12 @@ class DemoTest {
         assertThat(output).contains("worker sees a deadline: true");
         assertThat(output).contains("tenant a twice is one gate: true");
         assertThat(output).contains("1000 requests made 1300 downstream calls", "status 404: 1 attempt(s)");
+        assertThat(output).contains("=== Load shedding");
+        assertThat(output).contains("limit 100 -50ms-> 101 -250ms-> 75 -150ms-> 75 -250ms-> 56");
+        assertThat(output).contains("checkout arrives (first request refused: true), and as search completes: checkout 7, search 3");
+        assertThat(output).containsPattern("without a limit: [0-9]+ answered in time, [0-9]+ answered too late");
+        assertThat(output).contains("backend recovers: local refusals stop after");
+        assertThat(output).contains("Gradient limit:  9999 answered in time, 0 answered too late");
         assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }
