@@ -48,5 +48,7 @@ class OverloadSimulationTest {
 
         SimStats without = steady(server(new ManualTicker(1_000_000_000_000L), load).admission(Admission.all()).build());
         assertThat(without.goodputFractionOfCapacity()).isLessThan(0.1);
+        System.out.printf("composite %.0fx: goodput with %.3f, without %.3f%n", load, with.goodputFractionOfCapacity(),
+                without.goodputFractionOfCapacity());
     }
 }
