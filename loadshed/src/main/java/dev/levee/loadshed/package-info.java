@@ -1,6 +1,11 @@
 /**
- * Load shedding: protect a service from more work than it can finish in time, so it keeps its
- * goodput. This package holds the shedders, each a {@link dev.levee.core.Gate} that also answers
+ * Load shedding: protect a service from its callers, so it keeps its goodput. Every refusal is core's
+ * {@link dev.levee.core.ShedException} with a reason. See {@code docs/loadshed.md}.
+ *
+ * <p><b>Part I</b>: adaptive concurrency limits ({@link dev.levee.loadshed.ConcurrencyLimiter} with the
+ * algorithms of {@link dev.levee.loadshed.limit}) and client-side adaptive throttling.
+ *
+ * <p><b>Part II</b>: the shedders, each a {@link dev.levee.core.Gate} that also answers
  * {@link dev.levee.loadshed.Shedder#decide} without throwing:
  * {@link dev.levee.loadshed.AdaptiveLoadShedder} (seed 002's composite decision),
  * {@link dev.levee.loadshed.PidShedder} (a PID controller on latency, seed 000),
@@ -9,6 +14,6 @@
  * {@link dev.levee.loadshed.RequestPriority}; {@link dev.levee.loadshed.Goodput}; the HTTP mapping
  * {@link dev.levee.loadshed.ShedResponse}; metrics binders. Queues and backpressure are in
  * {@link dev.levee.loadshed.queue}, overload signals and header propagation in
- * {@link dev.levee.loadshed.signal}. See {@code docs/loadshed.md}.
+ * {@link dev.levee.loadshed.signal}.
  */
 package dev.levee.loadshed;
