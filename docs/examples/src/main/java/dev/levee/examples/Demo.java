@@ -36,6 +36,8 @@ public final class Demo {
         BulkheadDemo.run(out);
         section(out, "Timeouts and deadline propagation");
         TimeoutDemo.run(out);
+        section(out, "Load shedding: CoDel, priorities, the composite shedder, load-signal headers");
+        SheddingDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }
