@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class AdaptiveLoadShedderTest {
     private final ManualTicker ticker = new ManualTicker();
     private final double[] cpu = {0.1};

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class MetricsTest {
     private final ManualTicker ticker = new ManualTicker();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class PidShedderTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();

@@ -26,6 +26,7 @@ import java.util.List;
  * Load shedding Part II in a few deterministic scenes: a CoDel queue under a burst, the priority
  * shedder's stages, the composite shedder's reasons and HTTP answer, hostile headers.
  */
+@SuppressWarnings("try") // priority scopes are opened only for their effect on the current thread
 public final class SheddingDemo {
     private SheddingDemo() {}
 

@@ -51,6 +51,7 @@ import java.util.concurrent.TimeUnit;
  * {@code SheddingExamplesTest}. Deterministic: manual time, seeded randomness (the executor and the
  * pipeline use real threads briefly).
  */
+@SuppressWarnings("try") // priority scopes are opened only for their effect on the current thread
 public final class SheddingExamples {
     private SheddingExamples() {}
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class LoadSignalHeadersTest {
     private static final long MS = 1_000_000L;
     /** 2026-11-24T04:00:00Z in epoch seconds. */
