@@ -79,8 +79,10 @@ public final class SheddingExamples {
             }
             List<Integer> results = new ArrayList<>();
             for (Future<Integer> f : futures) {
-                if (!f.isCancelled()) {
+                try {
                     results.add(f.get(10, TimeUnit.SECONDS));
+                } catch (java.util.concurrent.CancellationException dropped) {
+                    // CoDel dropped the task: its future was cancelled, never left waiting
                 }
             }
             return results;

@@ -17,7 +17,7 @@ class DemoTest {
         String output = bytes.toString(StandardCharsets.UTF_8);
 
         assertThat(output).contains("=== Core", "=== Circuit breaker", "=== Retry", "=== Rate limiters",
-                "=== Bulkheads", "=== Timeouts");
+                "=== Bulkheads", "=== Timeouts", "=== Health checks");
         // The headline pipeline story is deterministic (manual time, seeded randomness).
         assertThat(output).contains("request 12 [outage]: failed   inventory: 503 Service Unavailable");
         assertThat(output).contains("request 14 [outage]: rejected circuit_open by inventory");
@@ -34,5 +34,6 @@ class DemoTest {
         assertThat(output).contains("HTTP 503 {Retry-After=5, X-Shed-Reason=queue_full}");
         assertThat(output).contains("priority 5: low_priority_shed, priority 7: admitted");
         assertThat(output).contains("'5'                    -> ignored, remaining 30000 ms, admitted");
+        assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }
