@@ -40,6 +40,8 @@ public final class Demo {
         TimeoutDemo.run(out);
         section(out, "Load shedding: adaptive concurrency limits and client-side throttling");
         ConcurrencyLimitDemo.run(out);
+        section(out, "Load shedding: CoDel, priorities, the composite shedder, load-signal headers");
+        SheddingDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }
