@@ -32,7 +32,7 @@ class DependencyCheckTest {
     @Test
     void followsARealCircuitBreakerThroughItsStates() {
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder()
-                .countWindow(4).minimumNumberOfCalls(4).failureRateThreshold(50)
+                .countWindow(4).minimumNumberOfCalls(4).failureRateThreshold(0.5)
                 .waitDurationInOpen(Duration.ofSeconds(10)).permittedCallsInHalfOpen(1).ticker(ticker).build());
         checker.register(HealthLevel.READINESS, "inventory",
                 DependencyCheck.builder("inventory").circuitBreaker(breaker::state).build());

@@ -78,7 +78,7 @@ public final class HealthDemo {
             HealthChecker checker) {
         out.println("-- readiness read from a real circuit breaker and bulkhead (no call to the dependency)");
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder().countWindow(4)
-                .minimumNumberOfCalls(4).failureRateThreshold(50).waitDurationInOpen(Duration.ofSeconds(10))
+                .minimumNumberOfCalls(4).failureRateThreshold(0.5).waitDurationInOpen(Duration.ofSeconds(10))
                 .permittedCallsInHalfOpen(1).ticker(ticker).build());
         Bulkhead bulkhead = Bulkhead.of("inventory", 10);
         checker.register(HealthLevel.READINESS, "inventory", DependencyCheck.builder("inventory")
