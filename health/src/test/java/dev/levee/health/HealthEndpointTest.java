@@ -215,6 +215,10 @@ class HealthEndpointTest {
                 return r.statusCode() == 503 && r.body().contains("busy");
             });
             assertThat(endpoint.shedRequests()).isPositive();
+            var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            new HealthEndpointMetricsBinder(endpoint).bindTo(registry);
+            assertThat(registry.get("levee.health.rejected").tags("name", "web", "kind", "busy").functionCounter()
+                    .count()).isEqualTo(endpoint.shedRequests());
             release.countDown();
             assertThat(deep.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
             assertThat(deep2.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
