@@ -125,6 +125,8 @@ class HealthCheckerTest {
         CompletableFuture<HealthReport> report = checker.checkAsync(HealthLevel.READINESS);
         assertThat(hungStarted.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(slowStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        // The fast check finishes before manual time moves (its pool thread may be scheduled late).
+        await().atMost(Duration.ofSeconds(30)).until(() -> checker.metrics().runs() == 1);
         scheduler.advance(Duration.ofMillis(300));
         // Let the pool thread record the end before time moves on (manual time does not wait for it).
         await().atMost(Duration.ofSeconds(30))
