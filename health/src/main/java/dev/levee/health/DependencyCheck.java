@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * HealthCheck inventory = DependencyCheck.builder("inventory")
  *         .circuitBreaker(breaker::state)                                        // CircuitState
  *         .saturation(() -> bulkhead.activeCount() / (double) bulkhead.maxConcurrentCalls())
- *         .errorRate(() -> breaker.metrics().failureRate() / 100.0)              // percent → fraction
+ *         .errorRate(() -> breaker.metrics().failureRate())                      // a fraction
  *         .build();
  * }</pre>
  *
