@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -335,9 +335,9 @@ public final class Coalescer<K, V> {
 
     private boolean shouldRefreshEarly(Flight<V> flight, long now) {
         return beta > 0
-                && !flight.refreshing.get()
+                && flight.refreshing == 0
                 && XFetch.shouldRefresh(now, flight.completedNanos + holdNanos, flight.loadNanos, beta, random.nextDouble())
-                && flight.refreshing.compareAndSet(false, true);
+                && Flight.REFRESHING.compareAndSet(flight, 0, 1);
     }
 
     /** A synchronous early refresh: this caller reloads; the others keep getting the held value. */
@@ -360,7 +360,7 @@ public final class Coalescer<K, V> {
     private void finishRefresh(K key, Flight<V> old, Flight<V> fresh, @Nullable V value, @Nullable Throwable error,
             long startNanos) {
         if (error != null) {
-            old.refreshing.set(false);
+            old.refreshing = 0;
             if (LOG.isDebugEnabled()) {
                 LOG.debug("Coalescer '{}': early refresh failed; the held value is served until its window ends", name,
                         error);
@@ -442,8 +442,13 @@ public final class Coalescer<K, V> {
 
     /** One key's load: in flight until its future completes; then held for the window, if any. */
     private static final class Flight<V> {
+        @SuppressWarnings("rawtypes")
+        static final AtomicIntegerFieldUpdater<Flight> REFRESHING =
+                AtomicIntegerFieldUpdater.newUpdater(Flight.class, "refreshing");
+
         final CompletableFuture<V> future = new CompletableFuture<>();
-        final AtomicBoolean refreshing = new AtomicBoolean();
+        /** 1 while one caller refreshes this held value early; a field updater saves an object per flight. */
+        volatile int refreshing;
         /** Written before the future completes (happens-before every reader that sees it done). */
         long completedNanos;
         long loadNanos;

@@ -36,6 +36,8 @@ public final class Demo {
         BulkheadDemo.run(out);
         section(out, "Timeouts and deadline propagation");
         TimeoutDemo.run(out);
+        section(out, "Graceful degradation: fallback chains, coalescing, feature toggles");
+        DegradeDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

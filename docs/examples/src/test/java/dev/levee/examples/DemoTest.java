@@ -25,5 +25,12 @@ class DemoTest {
         assertThat(output).contains("pipeline result: 42 items");
         assertThat(output).contains("worker sees a deadline: true");
         assertThat(output).contains("tenant a twice is one gate: true");
+        // Graceful degradation: cached, then static, then fresh again after the outage.
+        assertThat(output).contains("=== Graceful degradation");
+        assertThat(output).contains("t=04s DOWN  error         -> fresh page v3   [degraded, tier cached]");
+        assertThat(output).contains("t=09s DOWN  circuit_open  -> static page (catalogue temporarily unavailable)   [degraded, tier static]");
+        assertThat(output).contains("t=19s up    ok            -> fresh page v19");
+        assertThat(output).contains("answered: 1000 of 1000 with one database load; keys left in flight: 0");
+        assertThat(output).contains("load 0.75: level 1 recs off reviews on");
     }
 }
