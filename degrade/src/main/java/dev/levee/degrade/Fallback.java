@@ -303,7 +303,16 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     @SuppressWarnings("unchecked")
     public <R> CompletionStage<R> executeAsync(Chain next, Supplier<? extends CompletionStage<R>> call) {
         CompletableFuture<Degraded<T>> degraded = degradedAsync(next, (Supplier<CompletionStage<T>>) (Supplier<?>) call);
-        return degraded.thenApply(d -> (R) d.value());
+        // Not thenApply: that would wrap a passed-through failure in a CompletionException.
+        CompletableFuture<R> out = new CompletableFuture<>();
+        degraded.whenComplete((answer, failure) -> {
+            if (failure == null) {
+                out.complete((R) answer.value());
+            } else {
+                out.completeExceptionally(Exceptions.unwrap(failure));
+            }
+        });
+        return out;
     }
 
     private <E extends Throwable> Degraded<T> executeDegraded(Chain next, CheckedSupplier<? extends T, E> call)
