@@ -61,7 +61,7 @@ public final class DegradeDemo {
         out.println("-- fallback chain: catalogue down from t=4s to t=17s; cached page kept up to 5 s, then static");
         ManualTicker ticker = new ManualTicker();
         CircuitBreaker breaker = CircuitBreaker.of("catalogue", CircuitBreakerConfig.builder()
-                .countWindow(4).minimumNumberOfCalls(2).failureRateThreshold(50.0)
+                .countWindow(4).minimumNumberOfCalls(2).failureRateThreshold(0.5)
                 .waitDurationInOpen(Duration.ofSeconds(5)).ticker(ticker).build());
         LastKnownGood<String, String> lastGood = LastKnownGood.of("catalogue-cache", LastKnownGoodConfig.builder()
                 .maxStaleness(Duration.ofSeconds(5)).fallback(FallbackConfig.builder().ticker(ticker).build()).build());

@@ -17,7 +17,7 @@ class DemoTest {
         String output = bytes.toString(StandardCharsets.UTF_8);
 
         assertThat(output).contains("=== Core", "=== Circuit breaker", "=== Retry", "=== Rate limiters",
-                "=== Bulkheads", "=== Timeouts");
+                "=== Bulkheads", "=== Timeouts", "=== Health checks");
         // The headline pipeline story is deterministic (manual time, seeded randomness).
         assertThat(output).contains("request 12 [outage]: failed   inventory: 503 Service Unavailable");
         assertThat(output).contains("request 14 [outage]: rejected circuit_open by inventory");
@@ -32,5 +32,6 @@ class DemoTest {
         assertThat(output).contains("t=19s up    ok            -> fresh page v19");
         assertThat(output).contains("answered: 1000 of 1000 with one database load; keys left in flight: 0");
         assertThat(output).contains("load 0.75: level 1 recs off reviews on");
+        assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }
