@@ -445,7 +445,8 @@ public final class Coalescer<K, V> {
         try {
             return future.get();
         } catch (ExecutionException e) {
-            throw Exceptions.sneakyThrow(e.getCause());
+            Throwable cause = e.getCause();
+            throw Exceptions.sneakyThrow(cause != null ? cause : e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             CancellationException cancelled = new CancellationException("interrupted while waiting for a coalesced load");

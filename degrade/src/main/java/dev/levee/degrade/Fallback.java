@@ -285,7 +285,8 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     // ---------------------------------------------------------------- the Policy SPI
 
     @Override
-    @SuppressWarnings("unchecked")
+    // A tier's value may be null, as the call's own result may be; Policy's R carries no nullness.
+    @SuppressWarnings({"unchecked", "NullAway"})
     public <R, E extends Throwable> R execute(Chain next, CheckedSupplier<R, E> call) throws E {
         R result;
         try {
@@ -362,7 +363,7 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     private @Nullable Degraded<T> runTiers(FallbackReason reason, Throwable failure) {
         for (int i = 0; i < tiers.length; i++) {
             FallbackTier<T> tier = tiers[i];
-            T value;
+            @Nullable T value;
             try {
                 value = callTier(tier, failure);
             } catch (Throwable tierFailure) {
@@ -382,7 +383,7 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
         return null;
     }
 
-    private T callTier(FallbackTier<T> tier, Throwable cause) throws Exception {
+    private @Nullable T callTier(FallbackTier<T> tier, Throwable cause) throws Exception {
         FallbackFunction<T> function = tier.function();
         if (function != null) {
             if (tier.timeoutNanos() == 0L) {
