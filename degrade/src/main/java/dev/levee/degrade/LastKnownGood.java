@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * (breaker, limiter, bulkhead, timeout) inside the primary:
  * {@code lastKnownGood.execute(key, () -> pipeline.execute(call))}.
  *
- * <p><b>Cost.</b> A success remembers its value: a registry lookup (no lock on a hit), one ticker read
+ * <p><b>Cost.</b> A success remembers its value: a registry lookup (no lock on a hit; it reads the ticker too), one ticker read
  * and one 24-byte record. A failure reads the ticker and allocates the {@link Degraded} answer.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
