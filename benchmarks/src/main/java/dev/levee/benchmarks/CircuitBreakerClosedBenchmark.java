@@ -62,7 +62,7 @@ public class CircuitBreakerClosedBenchmark {
     @Setup
     public void setUp() {
         CircuitBreakerConfig base = CircuitBreakerConfig.builder()
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .minimumNumberOfCalls(20)
                 .slowCallDurationThreshold(Duration.ofSeconds(60))
                 .waitDurationInOpen(Duration.ofSeconds(60))

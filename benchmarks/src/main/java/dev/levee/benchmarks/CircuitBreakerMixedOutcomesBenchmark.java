@@ -59,7 +59,7 @@ public class CircuitBreakerMixedOutcomesBenchmark {
     @Setup
     public void setUp() {
         CircuitBreakerConfig base = CircuitBreakerConfig.builder()
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .minimumNumberOfCalls(20)
                 .slowCallDurationThreshold(Duration.ofSeconds(60))
                 .waitDurationInOpen(Duration.ofSeconds(60))

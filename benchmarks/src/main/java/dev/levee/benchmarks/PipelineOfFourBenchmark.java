@@ -88,7 +88,7 @@ public class PipelineOfFourBenchmark {
                         .build()),
                 CircuitBreaker.of("breaker", CircuitBreakerConfig.builder()
                         .countWindow(100)
-                        .failureRateThreshold(50)
+                        .failureRateThreshold(0.5)
                         .minimumNumberOfCalls(20)
                         .waitDurationInOpen(Duration.ofSeconds(60))
                         .build()),

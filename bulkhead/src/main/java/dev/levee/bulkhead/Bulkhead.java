@@ -12,6 +12,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.core.internal.AsyncWaitQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -70,6 +71,11 @@ import org.slf4j.LoggerFactory;
 public final class Bulkhead implements Gate {
     private static final Logger LOG = LoggerFactory.getLogger(Bulkhead.class);
     private static final long NOT_SATURATED = Long.MIN_VALUE;
+    /**
+     * The value of {@code active} once a {@link KeyedBulkhead} has retired this bulkhead (evicted while
+     * empty): far above any limit, so no call can enter it again.
+     */
+    static final int RETIRED = Integer.MAX_VALUE / 2;
     private static final VarHandle ACTIVE;
     private static final VarHandle LIMIT;
     private static final VarHandle WAITERS;
@@ -96,12 +102,32 @@ public final class Bulkhead implements Gate {
     private final Condition slotFreed;
     private final LongAdder rejections = new LongAdder();
     private final EventListeners<BulkheadEvent> listeners = new EventListeners<>();
+    /** Asynchronous callers waiting for a slot; they are counted in {@code waiters} too. */
+    private final AsyncWaitQueue asyncWaiters;
+    /** The asynchronous waiters' view of the slots: take one ignoring fairness, give one back. */
+    private final AsyncWaitQueue.Permits slots = new AsyncWaitQueue.Permits() {
+        @Override
+        public boolean tryTake() {
+            return tryEnter();
+        }
+
+        @Override
+        public void giveBack() {
+            leave();
+            if (waiters != 0) {
+                signalSync();
+            }
+        }
+    };
 
     /** The bound in force; changed by {@link #resize(int)}. */
     private volatile int limit;
     /** Calls inside. Updated by CAS (enter) and atomic add (leave). */
     private volatile int active;
-    /** Threads waiting in {@link #acquire(long)}; a leaving call signals only when this is non-zero. */
+    /**
+     * Callers waiting for a slot: threads in {@link #acquire(long)} and asynchronous waiters; a leaving
+     * call signals only when this is non-zero.
+     */
     private volatile int waiters;
     /** Ticker reading of the first rejection of the current saturation episode, or NOT_SATURATED. */
     private volatile long saturatedSince = NOT_SATURATED;
@@ -117,6 +143,7 @@ public final class Bulkhead implements Gate {
         this.lock = new ReentrantLock(fair);
         this.slotFreed = lock.newCondition();
         this.limit = config.maxConcurrentCalls();
+        this.asyncWaiters = new AsyncWaitQueue(config.scheduler(), config.asyncExecutor());
     }
 
     /**
@@ -199,6 +226,9 @@ public final class Bulkhead implements Gate {
 
     /** Waits if configured to, else refuses. */
     private void acquireAfterFastPathFailed(long nowNanos) {
+        if (active >= RETIRED) {
+            throw retired();
+        }
         if (maxWaitNanos == 0) {
             onRejected(nowNanos);
             throw rejection(nowNanos);
@@ -227,16 +257,37 @@ public final class Bulkhead implements Gate {
         }
     }
 
-    /** Like {@link #execute(Chain, CheckedSupplier)}: the slot is held until the stage completes. */
+    /**
+     * Like {@link #execute(Chain, CheckedSupplier)}: the slot is held until the stage completes. With a
+     * {@code maxWait}, a caller that finds no free slot never blocks: it waits asynchronously (see
+     * {@link #acquireAsync(long)}) and its call starts on the configured {@code asyncExecutor} once a
+     * slot is granted.
+     */
     @Override
     public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {
-        try {
-            if (fair && waiters != 0 || !tryEnter()) {
-                acquireAfterFastPathFailed(ticker.read());
-            }
-        } catch (RejectedException rejected) {
-            return CompletableFuture.failedFuture(rejected);
+        if (fair && waiters != 0 || !tryEnter()) {
+            CompletionStage<Void> permit = acquireAsyncAfterFastPathFailed(ticker.read());
+            CompletableFuture<T> out = new CompletableFuture<>();
+            permit.whenComplete((ignored, refused) -> {
+                if (refused != null) {
+                    out.completeExceptionally(refused);
+                    return;
+                }
+                runHolding(next, call).whenComplete((value, failure) -> {
+                    if (failure != null) {
+                        out.completeExceptionally(dev.levee.core.internal.Exceptions.unwrap(failure));
+                    } else {
+                        out.complete(value);
+                    }
+                });
+            });
+            return out;
         }
+        return runHolding(next, call);
+    }
+
+    /** Runs the asynchronous call in the slot this caller holds; the slot is returned when it completes. */
+    private <T> CompletionStage<T> runHolding(Chain next, Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage;
         try {
             stage = next.proceedAsync(call);
@@ -245,6 +296,46 @@ public final class Bulkhead implements Gate {
             throw e;
         }
         return stage.whenComplete((result, failure) -> release());
+    }
+
+    /**
+     * Acquires a slot for an asynchronous call without blocking: {@link Gate#granted()} if a slot is
+     * free (in fair mode: and nobody waits); a failed stage if none is and {@code maxWait} is zero or the
+     * current {@link Deadline} leaves no time; otherwise a stage that completes, on the configured
+     * {@code asyncExecutor}, when a leaving call hands this caller its slot, or fails with
+     * {@link BulkheadFullException} when the wait ends (scheduled on the configured {@code scheduler},
+     * whose thread only hands the refusal to the executor). Asynchronous waiters are served in arrival
+     * order among themselves.
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return the permit's stage
+     */
+    @Override
+    public CompletionStage<Void> acquireAsync(long nowNanos) {
+        if ((!fair || waiters == 0) && tryEnter()) {
+            return Gate.granted();
+        }
+        return acquireAsyncAfterFastPathFailed(nowNanos);
+    }
+
+    private CompletionStage<Void> acquireAsyncAfterFastPathFailed(long nowNanos) {
+        if (active >= RETIRED) {
+            return CompletableFuture.failedFuture(retired());
+        }
+        long end = maxWaitNanos == 0 ? nowNanos : Waits.waitEnd(ticker, nowNanos, maxWaitNanos);
+        if (end <= nowNanos) {
+            onRejected(nowNanos);
+            return CompletableFuture.failedFuture(rejection(nowNanos));
+        }
+        WAITERS.getAndAdd(this, 1);
+        CompletableFuture<Void> permit = asyncWaiters.enqueue(end - nowNanos, slots, () -> {
+            long now = ticker.read();
+            onRejected(now);
+            return active >= RETIRED ? retired() : rejection(now);
+        });
+        // Counted as a waiter until granted or refused; the count only gates signalling and fairness.
+        permit.whenComplete((ignored, failure) -> WAITERS.getAndAdd(this, -1));
+        return permit;
     }
 
     /** One bounded CAS increment; the whole fast path. */
@@ -262,7 +353,7 @@ public final class Bulkhead implements Gate {
                 if (current + 1 > now) {
                     ACTIVE.getAndAdd(this, -1);
                     if (waiters != 0) {
-                        signalOne();
+                        signalSync();
                     }
                     continue;
                 }
@@ -287,6 +378,9 @@ public final class Bulkhead implements Gate {
                 if (tryEnter()) {
                     entered = true;
                     return;
+                }
+                if (active >= RETIRED) {
+                    throw retired();
                 }
                 long now = ticker.read();
                 long remaining = end - now;
@@ -318,25 +412,83 @@ public final class Bulkhead implements Gate {
                 name, "Bulkhead '" + name + "': interrupted while waiting for a slot; interrupt flag restored", 0L);
     }
 
-    /** Leaves: one atomic decrement, and a signal only if someone waits. */
+    /** Leaves: one bounded decrement, and a signal only if someone waits. */
     private void release() {
-        int before = (int) ACTIVE.getAndAdd(this, -1);
-        if (before <= 0) {
-            ACTIVE.getAndAdd(this, 1);
-            throw new IllegalStateException("Bulkhead '" + name
-                    + "': a permit was returned that was never acquired (each acquire takes exactly one completion)");
-        }
+        leave();
         if (waiters != 0) {
             signalOne();
         }
     }
 
+    /**
+     * One CAS decrement that never goes below zero. A permit returned twice (or never taken) finds
+     * {@code active == 0} and is refused with an exception; the count is never touched, so no other
+     * caller can slip in above the bound (a decrement-then-undo would briefly make room for one).
+     */
+    private void leave() {
+        while (true) {
+            int current = active;
+            if (current <= 0 || current >= RETIRED) {
+                throw new IllegalStateException("Bulkhead '" + name + "': a permit was returned that was never "
+                        + "acquired or was already returned (each acquire takes exactly one completion); the "
+                        + "count of calls inside was left unchanged");
+            }
+            if (ACTIVE.compareAndSet(this, current, current - 1)) {
+                return;
+            }
+        }
+    }
+
+    /** Wakes one waiting thread, then hands free slots to asynchronous waiters. */
     private void signalOne() {
+        signalSync();
+        if (asyncWaiters.size() != 0) {
+            asyncWaiters.drain(slots);
+        }
+    }
+
+    private void signalSync() {
         lock.lock();
         try {
             slotFreed.signal();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * For {@link KeyedBulkhead}: closes this bulkhead for good if nothing is inside or waiting, in one
+     * CAS from 0, so a caller still holding a reference can never enter it after its key got a fresh
+     * bulkhead. Such a caller is refused with {@link RetiredException} and looks the key up again.
+     *
+     * @return true if retired; false if busy (it must be kept until it drains)
+     */
+    boolean retire() {
+        return waiters == 0 && ACTIVE.compareAndSet(this, 0, RETIRED);
+    }
+
+    /** @return whether {@link #retire()} succeeded */
+    boolean isRetired() {
+        return active >= RETIRED;
+    }
+
+    private RetiredException retired() {
+        return new RetiredException(this);
+    }
+
+    /**
+     * Refusal by a bulkhead that a {@link KeyedBulkhead} evicted and retired: the key's current
+     * bulkhead must be looked up again. {@link KeyedBulkhead} does so itself.
+     */
+    static final class RetiredException extends BulkheadFullException {
+        private static final long serialVersionUID = 1L;
+        /** The retired bulkhead. */
+        final transient Bulkhead bulkhead;
+
+        RetiredException(Bulkhead bulkhead) {
+            super(bulkhead.name, "Bulkhead '" + bulkhead.name + "' was evicted from its keyed bulkhead; "
+                    + "look the key up again", 0L);
+            this.bulkhead = bulkhead;
         }
     }
 
@@ -417,6 +569,9 @@ public final class Bulkhead implements Gate {
                 lock.unlock();
             }
         }
+        if (newLimit > old && asyncWaiters.size() != 0) {
+            asyncWaiters.drain(slots);
+        }
         LOG.info("Bulkhead '{}' resized from {} to {} concurrent calls", name, old, newLimit);
         if (!listeners.isEmpty()) {
             listeners.publish(new BulkheadEvent(name, ticker.read(), BulkheadEvent.Kind.RESIZED, active, newLimit));
@@ -430,7 +585,8 @@ public final class Bulkhead implements Gate {
 
     /** @return the calls inside right now */
     public int activeCount() {
-        return active;
+        int a = active;
+        return a >= RETIRED ? 0 : a;
     }
 
     /** @return the threads waiting for a slot right now */
@@ -440,7 +596,7 @@ public final class Bulkhead implements Gate {
 
     /** @return free slots right now: {@code max(0, limit - active)} */
     public int availablePermits() {
-        return Math.max(0, limit - active);
+        return Math.max(0, limit - activeCount());
     }
 
     /** @return how many calls were refused since creation */

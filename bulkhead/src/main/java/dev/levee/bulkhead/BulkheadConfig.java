@@ -1,9 +1,12 @@
 package dev.levee.bulkhead;
 
 import dev.levee.core.Deadline;
+import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.core.internal.AsyncWaitQueue;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * The immutable configuration of a semaphore {@link Bulkhead}, built by {@link #builder(String)}.
@@ -23,6 +26,13 @@ import java.time.Duration;
  *       {@link BulkheadEvent.Kind#SATURATED} event per episode</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td>
  *       <td>the time source for waits and the saturation warning</td></tr>
+ *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td>
+ *       <td>ends the waits of asynchronous callers ({@code executeAsync} with a {@code maxWait}): they
+ *       are scheduled, never blocking a thread</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool (as {@code CompletableFuture}'s
+ *       {@code *Async} methods)</td><td>not null</td>
+ *       <td>where an asynchronous caller that waited is resumed: its call starts there, never on the
+ *       scheduler's thread</td></tr>
  * </table>
  *
  * <p>The defaults follow common practice: fail fast rather than queue (a bulkhead exists to shed
@@ -43,6 +53,8 @@ public final class BulkheadConfig {
     private final Duration saturationWarning;
     private final long saturationWarningNanos;
     private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
     private BulkheadConfig(Builder b) {
         this.name = b.name;
@@ -53,6 +65,8 @@ public final class BulkheadConfig {
         this.saturationWarning = b.saturationWarning;
         this.saturationWarningNanos = Deadline.saturatedNanos(b.saturationWarning);
         this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /**
@@ -76,7 +90,9 @@ public final class BulkheadConfig {
                 .maxWait(maxWait)
                 .fair(fair)
                 .saturationWarning(saturationWarning)
-                .ticker(ticker);
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .asyncExecutor(asyncExecutor);
     }
 
     /**
@@ -92,6 +108,8 @@ public final class BulkheadConfig {
                 .fair(fair)
                 .saturationWarning(saturationWarning)
                 .ticker(ticker)
+                .scheduler(scheduler)
+                .asyncExecutor(asyncExecutor)
                 .build();
     }
 
@@ -135,6 +153,16 @@ public final class BulkheadConfig {
         return ticker;
     }
 
+    /** @return the scheduler that ends asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return the executor asynchronous callers resume on after a wait */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
         return "BulkheadConfig[name=" + name + ", maxConcurrentCalls=" + maxConcurrentCalls + ", maxWait=" + maxWait
@@ -149,6 +177,8 @@ public final class BulkheadConfig {
         private boolean fair;
         private Duration saturationWarning = Duration.ofSeconds(30);
         private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
         private Builder(String name) {
             this.name = name;
@@ -210,6 +240,31 @@ public final class BulkheadConfig {
         }
 
         /**
+         * The scheduler that ends the waits of asynchronous callers (default {@link Scheduler#system()}).
+         * It only hands work to {@link #asyncExecutor(Executor)}; it never runs the user's call.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where an asynchronous caller that waited for a slot is resumed (default: the common fork-join
+         * pool, as {@code CompletableFuture}'s {@code *Async} methods). Its call and every dependent
+         * stage start there.
+         *
+         * @param asyncExecutor the executor
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -223,6 +278,8 @@ public final class BulkheadConfig {
             Validate.check(maxWait.compareTo(MAX_WAIT_LIMIT) <= 0, policy, "maxWait", "<= " + MAX_WAIT_LIMIT, maxWait);
             Validate.positive(policy, "saturationWarning", saturationWarning);
             Validate.notNull(policy, "ticker", ticker);
+            Validate.notNull(policy, "scheduler", scheduler);
+            Validate.notNull(policy, "asyncExecutor", asyncExecutor);
             return new BulkheadConfig(this);
         }
     }

@@ -5,6 +5,8 @@ import dev.levee.core.KeyedRegistry;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
+import dev.levee.core.internal.Exceptions;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -23,7 +25,12 @@ import java.util.function.Supplier;
  * <p><b>Eviction never resets a busy key.</b> A fresh bulkhead for a key whose evicted one still has
  * calls inside would admit a full quota next to them. So an evicted bulkhead with calls inside or
  * waiting is set aside, and when its key returns it is reinstated instead of replaced; set-aside
- * bulkheads that have drained are dropped as new keys arrive. One gap remains: the registry removes an
+ * bulkheads that have drained are dropped as new keys arrive. An evicted bulkhead that is empty is
+ * <em>retired</em> in one compare-and-set from "nothing inside": a caller that looked the key up just
+ * before the eviction can no longer enter it beside the key's fresh bulkhead; {@link #execute} and
+ * {@link #executeAsync} then look the key up again by themselves. A bulkhead kept from
+ * {@link #forKey} past an eviction refuses with a {@link dev.levee.core.BulkheadFullException} saying
+ * so: look keys up per call. One gap remains: the registry removes an
  * entry just before it reports the eviction, so a call for that key arriving in those few instructions
  * gets a fresh bulkhead. Size {@code maxKeys} above the number of keys active within a call's latency
  * and this does not happen in practice.
@@ -75,12 +82,12 @@ public final class KeyedBulkhead<K> {
     @SuppressWarnings("unchecked")
     private void onEvicted(Object key, Object value) {
         Bulkhead evicted = (Bulkhead) value;
-        // Waiters first: a waiter raises active before it lowers waiters, so this order cannot miss one
-        // that enters between the two reads.
-        if (evicted.waitingCount() > 0 || evicted.activeCount() > 0) {
-            draining.put((K) key, evicted);
-        } else {
+        // Retire it in one CAS from "empty": a caller still holding it can then never enter it beside
+        // the fresh bulkhead the key's next lookup creates. A busy one is set aside until it drains.
+        if (evicted.retire()) {
             retiredRejections.add(evicted.rejectedCount());
+        } else {
+            draining.put((K) key, evicted);
         }
     }
 
@@ -88,8 +95,14 @@ public final class KeyedBulkhead<K> {
         for (Iterator<Map.Entry<K, Bulkhead>> it = draining.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<K, Bulkhead> e = it.next();
             Bulkhead b = e.getValue();
+            // Remove first, then retire: a key returning in between reinstates it (create() removes it
+            // from the map first), and a retired one cannot be reinstated, since it is no longer there.
             if (b.waitingCount() == 0 && b.activeCount() == 0 && draining.remove(e.getKey(), b)) {
-                retiredRejections.add(b.rejectedCount());
+                if (b.retire()) {
+                    retiredRejections.add(b.rejectedCount());
+                } else {
+                    draining.putIfAbsent(e.getKey(), b);
+                }
             }
         }
     }
@@ -116,7 +129,17 @@ public final class KeyedBulkhead<K> {
      * @throws dev.levee.core.BulkheadFullException if the key's bulkhead is full
      */
     public <T, E extends Throwable> T execute(K key, CheckedSupplier<T, E> call) throws E {
-        return registry.get(key).execute(call);
+        while (true) {
+            Bulkhead bulkhead = registry.get(key);
+            try {
+                return bulkhead.execute(call);
+            } catch (Bulkhead.RetiredException retired) {
+                if (retired.bulkhead != bulkhead) {
+                    throw retired; // from a nested keyed bulkhead inside the call: not ours to retry
+                }
+                // Evicted and retired between the lookup and the entry: look the key up again.
+            }
+        }
     }
 
     /**
@@ -129,7 +152,27 @@ public final class KeyedBulkhead<K> {
      * @return the stage, failed with {@link dev.levee.core.BulkheadFullException} if full
      */
     public <T> CompletionStage<T> executeAsync(K key, Supplier<? extends CompletionStage<T>> call) {
-        return registry.get(key).executeAsync(call);
+        Bulkhead bulkhead = registry.get(key);
+        CompletionStage<T> stage = bulkhead.executeAsync(call);
+        CompletableFuture<T> out = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
+            if (cause instanceof Bulkhead.RetiredException && ((Bulkhead.RetiredException) cause).bulkhead == bulkhead) {
+                // Evicted and retired before the call entered: look the key up again.
+                executeAsync(key, call).whenComplete((v, f) -> {
+                    if (f != null) {
+                        out.completeExceptionally(Exceptions.unwrap(f));
+                    } else {
+                        out.complete(v);
+                    }
+                });
+            } else if (cause != null) {
+                out.completeExceptionally(cause);
+            } else {
+                out.complete(value);
+            }
+        });
+        return out;
     }
 
     /** @return the configuration */

@@ -68,7 +68,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Closing.</b> {@link #close()} stops taking work at once, lets accepted work finish within
  * {@link ThreadPoolBulkheadConfig#closeGracePeriod()}, then interrupts what still runs and fails what
- * never started. Afterwards no worker thread remains.
+ * never started (with {@link BulkheadFullException}, also on virtual threads). It returns after at
+ * most the grace period: a call that ignores the interrupt (a busy loop, an uninterruptible read) keeps
+ * its worker thread until it ends, and {@code close()} does not wait for that.
+ * {@link #closeAndAwait(Duration)} does: it closes and then waits for every worker thread to end, and
+ * says whether they all did. Idle worker threads (core ones included) end after
+ * {@link ThreadPoolBulkheadConfig#keepAlive()}, so a bulkhead that is idle, or never closed, holds no
+ * thread.
  *
  * <p>A thread hop costs microseconds and allocates a task per call; prefer the semaphore
  * {@link Bulkhead} unless the caller must be able to walk away from a hung call.
@@ -112,6 +118,9 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             this.pool = new ThreadPoolExecutor(config.coreThreads(), config.maxThreads(),
                     config.keepAlive().toNanos(), TimeUnit.NANOSECONDS, queue, daemonThreads(config.threadNamePrefix()),
                     new ThreadPoolExecutor.AbortPolicy());
+            // Idle core threads end after keepAlive too: a bulkhead that is idle (or never closed) holds
+            // no thread; the next call starts one again.
+            this.pool.allowCoreThreadTimeOut(true);
             this.executor = pool;
             this.running = null;
             this.virtualCapacity = 0;
@@ -324,6 +333,26 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     }
 
     /**
+     * Closes as {@link #close()} does and then waits up to {@code timeout} for every worker thread to
+     * end, including workers still running a call that ignored the interrupt. If the calling thread is
+     * interrupted while waiting, it stops waiting and its interrupt flag is restored.
+     *
+     * @param timeout the longest wait after the grace period, at least zero
+     * @return true if no worker thread of this bulkhead is left
+     */
+    public boolean closeAndAwait(Duration timeout) {
+        java.util.Objects.requireNonNull(timeout, "timeout");
+        close();
+        try {
+            return executor.awaitTermination(Math.max(0L, Deadline.saturatedNanos(timeout)), TimeUnit.NANOSECONDS)
+                    && (running == null || admitted.get() == 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
      * Waits for the workers to end after {@link #close()}.
      *
      * @param timeout the longest wait
@@ -409,13 +438,21 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
      */
     private final class Task<T> extends FutureTask<Void> {
         private final TaskFuture<T> promise;
+        /**
+         * Virtual threads: set by whichever of {@link #runIn} (the task started) and {@link #done()} (it
+         * was cancelled before starting) comes first; that side returns the admission. A running task
+         * that is cancelled keeps its admission until its call actually stops.
+         */
+        final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
 
         Task(ContextSnapshot snapshot, TaskFuture<T> promise, Job<T> job) {
-            super(() -> {
-                runIn(snapshot, promise, job);
-                return null;
-            });
+            this(new TaskBody<>(snapshot, promise, job), promise);
+        }
+
+        private Task(TaskBody<T> body, TaskFuture<T> promise) {
+            super(body);
             this.promise = promise;
+            body.task = this;
         }
 
         void abandon(BulkheadFullException why) {
@@ -425,13 +462,43 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
 
         @Override
         protected void done() {
-            if (running != null) {
-                admitted.decrementAndGet();
+            if (running != null && claimed.compareAndSet(false, true)) {
+                admitted.decrementAndGet(); // cancelled before it started: nothing else will return it
             }
             if (!promise.isDone()) {
                 // Cancelled before the call ran (close, or the caller cancelled).
                 promise.cancel(false);
             }
+        }
+    }
+
+    /** The body of a {@link Task}; a class, not a lambda, so it can reach its task's admission claim. */
+    private final class TaskBody<T> implements java.util.concurrent.Callable<Void> {
+        private final ContextSnapshot snapshot;
+        private final TaskFuture<T> promise;
+        private final Job<T> job;
+        Task<T> task;
+
+        TaskBody(ContextSnapshot snapshot, TaskFuture<T> promise, Job<T> job) {
+            this.snapshot = snapshot;
+            this.promise = promise;
+            this.job = job;
+        }
+
+        @Override
+        public Void call() throws InterruptedException {
+            boolean owns = running != null && task.claimed.compareAndSet(false, true);
+            if (running != null && !owns) {
+                return null; // cancelled (and its admission returned) before it started
+            }
+            try {
+                runIn(snapshot, promise, job);
+            } finally {
+                if (owns) {
+                    admitted.decrementAndGet(); // only now, when the call has really stopped
+                }
+            }
+            return null;
         }
     }
 
@@ -441,7 +508,16 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             return;
         }
         if (running != null) {
-            running.acquire();
+            try {
+                running.acquire();
+            } catch (InterruptedException e) {
+                // Interrupted while waiting for a running slot: by close() past its grace period, or by
+                // the caller cancelling. Either way the call never started: say so as documented.
+                Thread.currentThread().interrupt();
+                promise.completeExceptionally(new BulkheadFullException(name, "ThreadPoolBulkhead '" + name
+                        + "' is " + (closed ? "closed" : "cancelled") + " before the call started", 0L));
+                return;
+            }
         }
         active.incrementAndGet();
         try (ContextScope ignored = snapshot.attach()) {

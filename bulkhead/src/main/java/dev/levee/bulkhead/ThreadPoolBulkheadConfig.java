@@ -17,12 +17,12 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code maxThreads}</td><td>available processors</td><td>[1, 10,000]</td>
  *       <td>tasks running at once (platform threads, or the concurrency bound on virtual threads)</td></tr>
  *   <tr><td>{@code coreThreads}</td><td>= maxThreads</td><td>[1, maxThreads]</td>
- *       <td>threads kept alive while idle; threads above it start only when the queue is full
- *       (the {@link java.util.concurrent.ThreadPoolExecutor} rule) and die after {@code keepAlive}.
- *       Ignored on virtual threads.</td></tr>
+ *       <td>threads started before tasks queue; threads above it start only when the queue is full
+ *       (the {@link java.util.concurrent.ThreadPoolExecutor} rule). Every idle thread, core ones
+ *       included, ends after {@code keepAlive}. Ignored on virtual threads.</td></tr>
  *   <tr><td>{@code queueCapacity}</td><td>100</td><td>[0, 1,000,000]</td>
  *       <td>tasks waiting for a thread; one more is rejected. 0 hands each task straight to a thread.</td></tr>
- *   <tr><td>{@code keepAlive}</td><td>60 s</td><td>&gt; 0</td><td>idle time before a non-core thread ends</td></tr>
+ *   <tr><td>{@code keepAlive}</td><td>60 s</td><td>&gt; 0</td><td>idle time before a worker thread (core ones included) ends</td></tr>
  *   <tr><td>{@code closeGracePeriod}</td><td>10 s</td><td>&gt;= 0</td>
  *       <td>how long {@link ThreadPoolBulkhead#close()} lets accepted work finish before cancelling it</td></tr>
  *   <tr><td>{@code threadNamePrefix}</td><td>{@code levee-bulkhead-<name>-}</td><td>non-blank</td>

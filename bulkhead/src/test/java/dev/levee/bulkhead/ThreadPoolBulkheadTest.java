@@ -357,7 +357,7 @@ class ThreadPoolBulkheadTest {
         assertThat(b.threadCount()).isEqualTo(2);
         release.countDown();
         accepted.forEach(CompletableFuture::join);
-        await().atMost(BOUND).until(() -> b.threadCount() == 1);
+        await().atMost(BOUND).until(() -> b.threadCount() == 0);
     }
 
     @Test

@@ -109,10 +109,14 @@ class VirtualThreadTest {
     void closingAVirtualPoolInterruptsWaitingAndRunningWork() throws Exception {
         ThreadPoolBulkhead b = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("vclose").virtualThreads(true)
                 .maxThreads(1).queueCapacity(5).build());
+        CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> running = b.submit(() -> {
+            started.countDown();
             new CountDownLatch(1).await();
             return "never";
         });
+        // Submit the second only once the first holds the slot: virtual threads may start in any order.
+        assertThat(started.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
         CompletableFuture<String> waiting = b.submit(() -> "never");
         await().atMost(BOUND).until(() -> b.activeCount() == 1);
         assertThat(b.close(Duration.ZERO)).isFalse();

@@ -1,17 +1,17 @@
 package dev.levee.circuitbreaker;
 
-import dev.levee.circuitbreaker.CircuitBreakerEvent.CallNotPermitted;
 import dev.levee.circuitbreaker.CircuitBreakerEvent.Rule;
-import dev.levee.circuitbreaker.CircuitBreakerEvent.StateTransition;
+import dev.levee.circuitbreaker.CircuitBreakerEvent.StateTransitioned;
 import dev.levee.circuitbreaker.CircuitBreakerEvent.ThresholdExceeded;
 import dev.levee.circuitbreaker.internal.CallCounters;
-import dev.levee.circuitbreaker.internal.CountWindow;
 import dev.levee.circuitbreaker.internal.HalfOpenProbes;
 import dev.levee.circuitbreaker.internal.Phase;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
 import dev.levee.circuitbreaker.internal.TimeWindow;
+import dev.levee.circuitbreaker.internal.TripRules;
 import dev.levee.core.CircuitOpenException;
 import dev.levee.core.Classifier;
+import dev.levee.core.Deadline;
 import dev.levee.core.EventListeners;
 import dev.levee.core.Gate;
 import dev.levee.core.Outcome;
@@ -22,80 +22,112 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Locale;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sliding-window circuit breaker: turns calls to a sick dependency into instant
  * {@link CircuitOpenException}s, so they stop eating threads, and lets a few probes find out when it
- * has recovered. Create one per dependency ({@link #registry(CircuitBreakerConfig)}).
+ * has recovered. Create one per dependency: {@link #of(String, CircuitBreakerConfig)},
+ * {@link #ofDefaults(String)}, or a {@link #registry(CircuitBreakerConfig)}.
  *
  * <p><b>Model</b> (see {@link CircuitState} for the diagram). CLOSED records each call's outcome in a
- * sliding window (the last N calls, or the last N seconds). After a failure or a slow call it checks
- * the rules: once the window holds at least {@code minimumNumberOfCalls}, a failure rate
- * {@code 100 × failed / calls >= failureRateThreshold} or a slow-call rate
- * {@code 100 × slow / calls >= slowCallRateThreshold} opens it; so do {@code consecutiveFailureThreshold}
- * failures in a row, when that rule is on. A call is slow when it takes longer than
+ * sliding window (the last N calls, or the last N seconds). After every recording that can make a rule
+ * true (a failure, a slow call, a success that brings the window to its minimum, and in a time window
+ * the first success after buckets may have expired) it checks the rules: once the window holds at least
+ * {@code minimumNumberOfCalls}, a failure rate {@code failed / calls >= failureRateThreshold} or a
+ * slow-call rate {@code slow / calls >= slowCallRateThreshold} (fractions: 0.5 is 50 %) opens it; so do,
+ * when switched on, {@code consecutiveFailureThreshold} failures in a row, {@code failureCountThreshold}
+ * failures in the window, or a decaying failure counter (+1 per failure, −1 per success) reaching
+ * {@code decayingFailureThreshold}. A call is slow when it takes longer than
  * {@code slowCallDurationThreshold}, whether it succeeded or failed. OPEN rejects every call for
  * {@code wait(n) = min(maxWaitDurationInOpen, waitDurationInOpen × waitDurationMultiplier^(n − 1))}, where
  * {@code n} counts openings in a row without a successful close, with {@code retryAfter} = the time
  * left. The first call after that moves it to HALF_OPEN (lazily: no background thread unless
  * {@code automaticTransitionToHalfOpen}). HALF_OPEN admits exactly {@code permittedCallsInHalfOpen}
- * probes, however many threads race for them; it reopens as soon as the probes' failure (or slow) count
- * reaches the threshold share of all permitted probes, and closes, with an empty window, when all
- * probes are back under the thresholds (or, with {@code successThresholdInHalfOpen = k}, as soon as
- * {@code k} probes succeeded fast, reopening as soon as that became impossible).
+ * probes, however many threads race for them, and refuses the rest with {@code retryAfter} =
+ * {@code halfOpenRetryAfter} (1 s); it reopens as soon as the probes' failure (or slow) count reaches the
+ * threshold share of all permitted probes, and closes, with an empty window, when all probes are back
+ * under the thresholds (or, with {@code successThresholdInHalfOpen = k}, as soon as {@code k} probes
+ * succeeded fast, reopening as soon as that became impossible).
  *
  * <p><b>Hung probes.</b> When every probe is out and the breaker has been HALF_OPEN for
- * {@code maxWaitInHalfOpen}, the next call starts a fresh round of probes (or reopens, per
- * {@link HalfOpenTimeoutAction}); the late answers of the abandoned round are ignored.
+ * {@code maxWaitInHalfOpen}, the next call starts a fresh round of probes, reopens or closes, per
+ * {@link HalfOpenTimeoutAction}; the late answers of an abandoned round are ignored.
  *
- * <p><b>Which completions count.</b> The permit protocol carries no token, so the breaker tells eras
- * apart by time: a completion seen in HALF_OPEN whose start ({@code now − latency}) is earlier than
- * the round's era start (when the breaker opened, for a first round) came from a call admitted while
- * CLOSED, or from an abandoned round: it is ignored and frees no probe. A completion seen in OPEN,
- * FORCED_OPEN or DISABLED is not recorded. In CLOSED every completion is recorded into the current
- * window, including a straggler admitted before the last opening (checking would cost a clock reading
- * per success). A probe is never admitted with a start reading older than its round's era start.
+ * <p><b>Which completions count.</b> A completion seen in HALF_OPEN counts as a probe only if the call
+ * started after the round's era began (so a call admitted while CLOSED, or a probe of an abandoned
+ * round, never counts and never frees a probe); in OPEN, FORCED_OPEN and DISABLED nothing is recorded;
+ * in CLOSED every completion is recorded. {@code docs/circuitbreaker.md} explains the eras.
  *
  * <p><b>Classification</b> by the config's {@link Classifier} (default
  * {@link CircuitBreakerConfig#defaultClassifier()}): an ignored outcome is not recorded and gives a
- * half-open probe back; {@link #onResult} consults the result predicate only when the classifier has one.
+ * half-open probe back; an exception matching {@code recordAsSuccess} counts as a success;
+ * {@link #onResult} consults the result predicate only when the classifier has one.
  *
  * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is at most
- * one atomic increment with a count window (none at all while the window holds only fast successes:
- * nothing would change) or one atomic add with a time window, plus one ticker reading unless the caller
- * passed the end reading ({@code onResultAt}, as pipelines and {@code execute} do); nothing is
- * allocated and no lock is taken. Failures and slow calls also check the thresholds. Events are built
- * only when someone listens; transitions allocate a new state record.
+ * one atomic increment with a count window (none at all while the window holds only fast successes)
+ * or one atomic add and one volatile read with a time window, plus one ticker reading unless the caller
+ * passed the end reading ({@code onResultAt}, as pipelines and {@code execute} do); nothing is allocated
+ * and no lock is taken. Failures and slow calls also check the rules. Events are built only when
+ * someone listens; transitions allocate a new state record.
  *
  * <p>Thread-safe. Usable as a {@link Gate} without lambdas, in a {@link dev.levee.core.Pipeline}, or
  * through {@code execute}/{@code decorate}.
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class CircuitBreaker implements Gate {
-    private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
-
+    /*
+     * Implementation notes (for maintainers).
+     *
+     * State. One AtomicReference<Phase>: each Phase is one stretch of life in one state, immutable apart
+     * from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
+     * a transition lands in the phase it read — a window or probe round nobody consults any more —
+     * instead of corrupting the next one.
+     *
+     * Eras. The permit protocol carries no token, so completions are told apart by time. An OPEN phase's
+     * era start is a ticker reading taken by the winning thread right after its CAS: every call admitted
+     * while CLOSED read its clock before it saw CLOSED, hence before that reading, so `start <= eraStart`
+     * means "earlier era" even on a coarse or frozen clock. The trip reading itself is not enough: it is
+     * the tripping call's end reading, which can be older than the start of calls admitted before the
+     * CAS landed (issue 12, bug 9). The first HALF_OPEN round inherits the OPEN era; a fresh round after
+     * a hung probe owns its transitioning reading (eraStart = reading − 1) so its caller may probe. Until
+     * the era is stamped (Phase.UNSET) no probe is admitted. In CLOSED a straggler from before the last
+     * opening is recorded (telling it apart would cost a clock reading per success).
+     *
+     * Packing. Window totals pack calls/failures/slow in 21 bits each (SlidingWindow); a half-open round
+     * packs admitted/completed/failures/slow/good in 12 bits each (HalfOpenProbes), so admission and
+     * recording are one CAS each.
+     *
+     * When rules are checked. SlidingWindow.record reports whether the recording can have made a rule
+     * true; a fast success only when it completes the minimum (count window) or falls in a bucket where no
+     * check has seen the minimum yet (time window: buckets may have expired since). Issue 12, bug 1.
+     */
     private final String name;
     private final CircuitBreakerConfig config;
     private final Ticker ticker;
     private final Classifier classifier;
     private final boolean classifiesResults;
+    private final @Nullable Predicate<? super Throwable> recordAsSuccess;
     private final long slowNanos;
-    private final int minimumCalls;
+    private final TripRules rules;
     private final double failureRateThreshold;
     private final double slowCallRateThreshold;
     private final int consecutiveFailureThreshold;
+    private final int failureCountThreshold;
+    private final int decayingFailureThreshold;
     private final int permittedInHalfOpen;
     private final int successThresholdInHalfOpen;
     private final long maxWaitInHalfOpenNanos;
+    private final long halfOpenRetryAfterNanos;
     private final boolean timeWindow;
 
     private final String openMessage;
@@ -103,11 +135,12 @@ public final class CircuitBreaker implements Gate {
     private final String halfOpenMessage;
 
     private final AtomicReference<Phase> phase;
+    private final StateTransitions transitions;
     private final LongAdder notPermitted = new LongAdder();
     private final EventListeners<CircuitBreakerEvent> listeners = new EventListeners<>();
-    /** METRICS_ONLY: whether the current crossing was already reported. */
-    private final AtomicBoolean crossingReported = new AtomicBoolean();
-    private volatile CallCounters counters;
+    private static final int CONSECUTIVE_BIT = 8;
+    private static final int DECAYING_BIT = 16;
+    private volatile @Nullable CallCounters counters;
     private static final VarHandle COUNTERS;
 
     static {
@@ -119,24 +152,31 @@ public final class CircuitBreaker implements Gate {
     }
 
     private CircuitBreaker(String name, CircuitBreakerConfig config) {
-        this.name = Validate.name("CircuitBreaker", name);
-        this.config = Objects.requireNonNull(config, "config");
+        this.name = Validate.name(CircuitBreakerConfig.POLICY, name);
+        this.config = Validate.notNull(Validate.describe(CircuitBreakerConfig.POLICY, name), "config", config);
         this.ticker = config.ticker();
         this.classifier = config.classifier();
         this.classifiesResults = classifier.classifiesResults();
-        this.slowNanos = saturatedNanos(config.slowCallDurationThreshold());
-        this.minimumCalls = config.minimumNumberOfCalls();
+        this.recordAsSuccess = config.recordAsSuccess();
+        this.slowNanos = Deadline.saturatedNanos(config.slowCallDurationThreshold());
         this.failureRateThreshold = config.failureRateThreshold();
         this.slowCallRateThreshold = config.slowCallRateThreshold();
+        this.failureCountThreshold = config.failureCountThreshold();
+        this.rules = new TripRules(config.minimumNumberOfCalls(), failureRateThreshold, slowCallRateThreshold,
+                failureCountThreshold);
         this.consecutiveFailureThreshold = config.consecutiveFailureThreshold();
+        this.decayingFailureThreshold = config.decayingFailureThreshold();
         this.permittedInHalfOpen = config.permittedCallsInHalfOpen();
         this.successThresholdInHalfOpen = config.successThresholdInHalfOpen();
-        this.maxWaitInHalfOpenNanos = saturatedNanos(config.maxWaitInHalfOpen());
+        this.maxWaitInHalfOpenNanos = Deadline.saturatedNanos(config.maxWaitInHalfOpen());
+        this.halfOpenRetryAfterNanos = Deadline.saturatedNanos(config.halfOpenRetryAfter());
         this.timeWindow = config.slidingWindowType() == SlidingWindowType.TIME_BASED;
         this.openMessage = "CircuitBreaker '" + name + "' is OPEN";
         this.forcedOpenMessage = "CircuitBreaker '" + name + "' is FORCED_OPEN";
         this.halfOpenMessage = "CircuitBreaker '" + name + "' is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
-        this.phase = new AtomicReference<>(closedPhase(CircuitState.CLOSED, ticker.read()));
+        this.phase = new AtomicReference<>();
+        this.transitions = new StateTransitions(name, config, phase, listeners);
+        this.phase.set(transitions.initialPhase(ticker.read()));
     }
 
     /**
@@ -144,7 +184,8 @@ public final class CircuitBreaker implements Gate {
      *
      * @param name the breaker's name (one per dependency), used in rejections, events, logs and metrics
      * @param config the config
-     * @return a new CLOSED breaker
+     * @return a new breaker in the config's initial state (CLOSED by default)
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
     public static CircuitBreaker of(String name, CircuitBreakerConfig config) {
         return new CircuitBreaker(name, config);
@@ -155,6 +196,7 @@ public final class CircuitBreaker implements Gate {
      *
      * @param name the breaker's name
      * @return a new CLOSED breaker
+     * @throws dev.levee.core.InvalidConfigException if the name is blank
      */
     public static CircuitBreaker ofDefaults(String name) {
         return new CircuitBreaker(name, CircuitBreakerConfig.defaults());
@@ -213,28 +255,24 @@ public final class CircuitBreaker implements Gate {
                     if (now - p.openUntilNanos < 0) {
                         return refuse(p, now);
                     }
-                    transition(p, halfOpenPhase(now, p.enteredAtNanos, p.consecutiveOpens, p.window), now,
-                            "wait in open elapsed", null, 0, 0, 0);
+                    transitions.transition(p, transitions.halfOpenPhase(now, p.eraStartNanos, p.consecutiveOpens,
+                            p.window), now, TransitionReason.because("wait in open elapsed"));
                     break;
-                case HALF_OPEN:
-                    if (now - p.eraStartNanos < 0) {
-                        return refuse(p, now);
+                case HALF_OPEN: {
+                    long era = p.eraStartNanos;
+                    if (era == Phase.UNSET || now - era <= 0) {
+                        return refuse(p, now); // a reading of an earlier era (or the era not yet stamped)
                     }
-                    if (p.probes.tryAdmit()) {
+                    HalfOpenProbes probes = probes(p);
+                    if (probes.tryAdmit()) {
                         return true;
                     }
                     if (now - p.enteredAtNanos < maxWaitInHalfOpenNanos) {
                         return refuse(p, now);
                     }
-                    if (config.halfOpenTimeoutAction() == HalfOpenTimeoutAction.REOPEN) {
-                        transition(p, openPhase(now, p.consecutiveOpens + 1, p.window), now,
-                                "half-open probes not back after " + config.maxWaitInHalfOpen(), null, 0, 0, 0);
-                    } else {
-                        transition(p, halfOpenPhase(now, now, p.consecutiveOpens, p.window), now,
-                                "half-open probes not back after " + config.maxWaitInHalfOpen() + "; new round of probes",
-                                null, 0, 0, 0);
-                    }
+                    halfOpenTimedOut(p, now);
                     break;
+                }
                 case FORCED_OPEN:
                 default:
                     return refuse(p, now);
@@ -243,36 +281,59 @@ public final class CircuitBreaker implements Gate {
         }
     }
 
+    private void halfOpenTimedOut(Phase p, long now) {
+        String waited = "half-open probes not back after " + config.maxWaitInHalfOpen();
+        switch (config.halfOpenTimeoutAction()) {
+            case REOPEN:
+                transitions.transition(p, transitions.openPhase(now, p.consecutiveOpens + 1, p.window), now,
+                        TransitionReason.because(waited));
+                break;
+            case CLOSE:
+                transitions.transition(p, transitions.closedPhase(CircuitState.CLOSED, now), now,
+                        TransitionReason.because(waited + "; closing (HalfOpenTimeoutAction.CLOSE)"));
+                break;
+            default:
+                // The new round owns the transitioning reading itself: its caller may probe.
+                transitions.transition(p, transitions.halfOpenPhase(now, now - 1, p.consecutiveOpens, p.window), now,
+                        TransitionReason.because(waited + "; new round of probes"));
+        }
+    }
+
     private boolean refuse(Phase p, long now) {
         notPermitted.increment();
         if (!listeners.isEmpty()) {
-            listeners.publish(new CallNotPermitted(name, now, p.state));
+            listeners.publish(new CircuitBreakerEvent.Rejected(name, now, p.state));
         }
         return false;
     }
 
     /**
-     * A {@link CircuitOpenException} whose {@code retryAfter} is the time left in OPEN (zero in
-     * FORCED_OPEN and HALF_OPEN, where it is unknown).
+     * A {@link CircuitOpenException} whose {@code retryAfter} is the time left in OPEN,
+     * {@code halfOpenRetryAfter} (default 1 s) in HALF_OPEN with every probe out, and zero (unknown) in
+     * FORCED_OPEN.
      */
     @Override
     public RejectedException rejection(long nowNanos) {
         Phase p = phase.get();
-        long retryAfter = p.state == CircuitState.OPEN ? Math.max(0L, p.openUntilNanos - nowNanos) : 0L;
+        long retryAfter;
         // Messages are built once: rejections come in floods.
         String message;
         switch (p.state) {
             case OPEN:
                 message = openMessage;
+                retryAfter = Math.max(0L, p.openUntilNanos - nowNanos);
                 break;
             case FORCED_OPEN:
                 message = forcedOpenMessage;
+                retryAfter = 0L;
                 break;
             case HALF_OPEN:
                 message = halfOpenMessage;
+                retryAfter = halfOpenRetryAfterNanos;
                 break;
             default:
                 message = "CircuitBreaker '" + name + "' refused the call (now " + p.state + ")";
+                retryAfter = 0L;
         }
         return new CircuitOpenException(name, message, retryAfter);
     }
@@ -323,7 +384,10 @@ public final class CircuitBreaker implements Gate {
     }
 
     private void failed(long end, boolean endKnown, long latencyNanos, Throwable error) {
-        if (classifier.classify(error) == Outcome.IGNORED) {
+        Predicate<? super Throwable> asSuccess = recordAsSuccess;
+        if (asSuccess != null && asSuccess.test(error)) {
+            succeeded(end, endKnown, latencyNanos);
+        } else if (classifier.classify(error) == Outcome.IGNORED) {
             ignored((endKnown ? end : ticker.read()) - latencyNanos, true);
         } else {
             complete(phase.get(), true, latencyNanos, end, endKnown);
@@ -338,14 +402,31 @@ public final class CircuitBreaker implements Gate {
                 c.successful.increment();
             }
             // A count window needs no time; a time window needs the end reading, read only if not given.
-            p.window.record(SlidingWindow.SUCCESS, timeWindow ? (endKnown ? end : ticker.read()) : 0L);
+            long now = timeWindow ? (endKnown ? end : ticker.read()) : 0L;
+            boolean check = p.window.record(SlidingWindow.SUCCESS, now);
             AtomicInteger inARow = p.consecutiveFailures;
             if (inARow != null && inARow.get() != 0) {
                 inARow.set(0);
             }
+            AtomicInteger decaying = p.decayingFailures;
+            if (decaying != null && decaying.get() != 0) {
+                decay(decaying);
+            }
+            if (check) {
+                // This success completed the minimum, or buckets may have expired: the rates can be over.
+                evaluate(p, timeWindow ? now : (endKnown ? end : ticker.read()));
+            }
             return;
         }
         complete(p, false, latencyNanos, end, endKnown);
+    }
+
+    /** −1, never below 0. */
+    private static void decay(AtomicInteger counter) {
+        int v;
+        do {
+            v = counter.get();
+        } while (v > 0 && !counter.compareAndSet(v, v - 1));
     }
 
     private void ignored(long startNanos, boolean startKnown) {
@@ -357,13 +438,16 @@ public final class CircuitBreaker implements Gate {
         if (p.state != CircuitState.HALF_OPEN) {
             return;
         }
-        // A permit acquired before the current round began (admitted while CLOSED, or a probe of an
-        // abandoned round) must not free one of this round's probes. A plain onIgnored() carries no
-        // reading and is taken to belong to the current round; pipelines use onIgnoredAt.
-        if (startKnown && startNanos - p.eraStartNanos < 0) {
-            return;
+        // A permit acquired in an earlier era (admitted while CLOSED, or a probe of an abandoned round)
+        // must not free one of this round's probes. A plain onIgnored() carries no reading and is taken
+        // to belong to the current round; pipelines use onIgnoredAt.
+        if (startKnown) {
+            long era = p.eraStartNanos;
+            if (era == Phase.UNSET || startNanos - era <= 0) {
+                return;
+            }
         }
-        p.probes.release();
+        probes(p).release();
     }
 
     private void complete(Phase p, boolean failed, long latencyNanos, long end, boolean endKnown) {
@@ -376,30 +460,22 @@ public final class CircuitBreaker implements Gate {
             case CLOSED:
             case METRICS_ONLY: {
                 long now = endKnown ? end : ticker.read();
-                p.window.record(SlidingWindow.outcome(failed, slow), now);
-                AtomicInteger inARow = p.consecutiveFailures;
-                if (inARow != null) {
-                    if (!failed) {
-                        inARow.set(0);
-                    } else {
-                        int n = inARow.incrementAndGet();
-                        if (n >= consecutiveFailureThreshold) {
-                            tripped(p, now, Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold);
-                            return;
-                        }
-                    }
+                boolean check = p.window.record(SlidingWindow.outcome(failed, slow), now);
+                if (countersTripped(p, failed, now)) {
+                    return;
                 }
-                if (failed || slow) {
+                if (check) {
                     evaluate(p, now);
                 }
                 return;
             }
             case HALF_OPEN: {
                 long now = endKnown ? end : ticker.read();
-                if (now - latencyNanos - p.eraStartNanos < 0) {
+                long era = p.eraStartNanos;
+                if (era == Phase.UNSET || now - latencyNanos - era <= 0) {
                     return; // admitted in an earlier era: not a probe of this round
                 }
-                long s = p.probes.record(failed, slow);
+                long s = probes(p).record(failed, slow);
                 if (s >= 0) {
                     decideHalfOpen(p, s, now);
                 }
@@ -410,46 +486,144 @@ public final class CircuitBreaker implements Gate {
         }
     }
 
-    private void evaluate(Phase p, long now) {
-        int breaches = p.window.breaches(now, minimumCalls, failureRateThreshold, slowCallRateThreshold);
-        if (breaches == 0) {
-            if (p.state == CircuitState.METRICS_ONLY && crossingReported.get()) {
-                crossingReported.set(false);
+    /** The consecutive-failures and decaying-failures rules; true if one of them opened the breaker. */
+    private boolean countersTripped(Phase p, boolean failed, long now) {
+        AtomicInteger inARow = p.consecutiveFailures;
+        if (inARow != null) {
+            if (!failed) {
+                inARow.set(0);
+                clearReported(p, CONSECUTIVE_BIT); // the run ended
+            } else {
+                int n = inARow.incrementAndGet();
+                if (n >= consecutiveFailureThreshold
+                        && tripped(p, now, Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold, CONSECUTIVE_BIT)) {
+                    return true;
+                }
             }
-            return;
         }
-        long totals = p.window.totals(now);
-        long calls = SlidingWindow.calls(totals);
-        if ((breaches & SlidingWindow.FAILURE_RATE) != 0) {
-            tripped(p, now, Rule.FAILURE_RATE, percent(SlidingWindow.failures(totals), calls), failureRateThreshold);
-        } else {
-            tripped(p, now, Rule.SLOW_CALL_RATE, percent(SlidingWindow.slowCalls(totals), calls), slowCallRateThreshold);
+        AtomicInteger decaying = p.decayingFailures;
+        if (decaying != null) {
+            if (!failed) {
+                decay(decaying);
+                if (decaying.get() < decayingFailureThreshold) {
+                    clearReported(p, DECAYING_BIT);
+                }
+            } else {
+                int level = decaying.incrementAndGet();
+                if (level >= decayingFailureThreshold
+                        && tripped(p, now, Rule.DECAYING_FAILURES, level, decayingFailureThreshold, DECAYING_BIT)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void clearReported(Phase p, int bit) {
+        if (p.state == CircuitState.METRICS_ONLY && (transitions.crossingsReported.get() & bit) != 0) {
+            transitions.crossingsReported.getAndUpdate(r -> r & ~bit);
         }
     }
 
-    /** A trip rule fired: open the breaker from CLOSED, or report the crossing in METRICS_ONLY. */
-    private void tripped(Phase p, long now, Rule rule, double value, double threshold) {
-        long calls = SlidingWindow.calls(p.window.totals(now));
+    private void evaluate(Phase p, long now) {
+        long totals = p.window.totals(now);
+        if (rules.minimumReached(totals)) {
+            p.window.minimumSeen(now);
+        }
+        int breaches = rules.breaches(totals);
         if (p.state == CircuitState.METRICS_ONLY) {
-            if (!crossingReported.get() && crossingReported.compareAndSet(false, true) && !listeners.isEmpty()) {
-                listeners.publish(new ThresholdExceeded(name, now, rule, value, threshold, calls));
+            reportCrossings(p, now, totals, breaches);
+            return;
+        }
+        if (breaches == 0) {
+            return;
+        }
+        long calls = SlidingWindow.calls(totals);
+        if ((breaches & TripRules.FAILURE_RATE) != 0) {
+            tripped(p, now, Rule.FAILURE_RATE, TripRules.rate(SlidingWindow.failures(totals), calls),
+                    failureRateThreshold, 0);
+        } else if ((breaches & TripRules.SLOW_CALL_RATE) != 0) {
+            tripped(p, now, Rule.SLOW_CALL_RATE, TripRules.rate(SlidingWindow.slowCalls(totals), calls),
+                    slowCallRateThreshold, 0);
+        } else {
+            tripped(p, now, Rule.FAILURE_COUNT, SlidingWindow.failures(totals), failureCountThreshold, 0);
+        }
+    }
+
+    /**
+     * METRICS_ONLY: reports each window rule once per crossing; a rule whose value went back under its
+     * threshold may be reported again when it next crosses.
+     */
+    private void reportCrossings(Phase p, long now, long totals, int breaches) {
+        int windowBits = TripRules.FAILURE_RATE | TripRules.SLOW_CALL_RATE | TripRules.FAILURE_COUNT;
+        AtomicInteger reportedRef = transitions.crossingsReported;
+        while (true) {
+            int reported = reportedRef.get();
+            int next = (reported & ~windowBits) | breaches;
+            if (next != reported && !reportedRef.compareAndSet(reported, next)) {
+                continue;
+            }
+            int fresh = breaches & ~reported;
+            if (fresh != 0 && !listeners.isEmpty()) {
+                long calls = SlidingWindow.calls(totals);
+                if ((fresh & TripRules.FAILURE_RATE) != 0) {
+                    listeners.publish(new ThresholdExceeded(name, now, Rule.FAILURE_RATE,
+                            TripRules.rate(SlidingWindow.failures(totals), calls), failureRateThreshold, calls));
+                }
+                if ((fresh & TripRules.SLOW_CALL_RATE) != 0) {
+                    listeners.publish(new ThresholdExceeded(name, now, Rule.SLOW_CALL_RATE,
+                            TripRules.rate(SlidingWindow.slowCalls(totals), calls), slowCallRateThreshold, calls));
+                }
+                if ((fresh & TripRules.FAILURE_COUNT) != 0) {
+                    listeners.publish(new ThresholdExceeded(name, now, Rule.FAILURE_COUNT,
+                            SlidingWindow.failures(totals), failureCountThreshold, calls));
+                }
             }
             return;
         }
-        String reason = describe(rule, value, threshold, calls);
-        transition(p, openPhase(now, 1, p.window), now, reason, rule, value, threshold, calls);
+    }
+
+    /**
+     * A trip rule fired: open the breaker from CLOSED, or, in METRICS_ONLY, report the crossing of a
+     * counter rule once ({@code bit}).
+     *
+     * @return true if the breaker opened (by this thread or another)
+     */
+    private boolean tripped(Phase p, long now, Rule rule, double value, double threshold, int bit) {
+        long calls = SlidingWindow.calls(p.window.totals(now));
+        if (p.state == CircuitState.METRICS_ONLY) {
+            AtomicInteger reportedRef = transitions.crossingsReported;
+            int reported = reportedRef.get();
+            if ((reported & bit) == 0 && reportedRef.compareAndSet(reported, reported | bit) && !listeners.isEmpty()) {
+                listeners.publish(new ThresholdExceeded(name, now, rule, value, threshold, calls));
+            }
+            return false;
+        }
+        TransitionReason reason = new TransitionReason(describe(rule, value, threshold, calls), rule, value,
+                threshold, calls);
+        transitions.transition(p, transitions.openPhase(now, 1, p.window), now, reason);
+        return true;
     }
 
     private String describe(Rule rule, double value, double threshold, long calls) {
         String window = timeWindow
                 ? "TIME_BASED window of " + config.slidingWindowSize() + " s"
                 : "COUNT_BASED window of " + config.slidingWindowSize() + " calls";
-        if (rule == Rule.CONSECUTIVE_FAILURES) {
-            return String.format(Locale.ROOT, "%d failures in a row >= %d (%s holds %d calls)",
-                    (long) value, (long) threshold, window, calls);
+        switch (rule) {
+            case CONSECUTIVE_FAILURES:
+                return String.format(Locale.ROOT, "%d failures in a row >= %d (%s holds %d calls)",
+                        (long) value, (long) threshold, window, calls);
+            case FAILURE_COUNT:
+                return String.format(Locale.ROOT, "%d failures in the window >= %d (%s holds %d calls)",
+                        (long) value, (long) threshold, window, calls);
+            case DECAYING_FAILURES:
+                return String.format(Locale.ROOT, "decaying failure count %d >= %d (%s holds %d calls)",
+                        (long) value, (long) threshold, window, calls);
+            default:
+                return String.format(Locale.ROOT, "%s %.1f%% >= %.1f%% over %d calls (%s)",
+                        rule == Rule.FAILURE_RATE ? "failure rate" : "slow-call rate", value * 100, threshold * 100,
+                        calls, window);
         }
-        return String.format(Locale.ROOT, "%s %.1f%% >= %.1f%% over %d calls (%s)",
-                rule == Rule.FAILURE_RATE ? "failure rate" : "slow-call rate", value, threshold, calls, window);
     }
 
     private void decideHalfOpen(Phase p, long s, long now) {
@@ -469,12 +643,13 @@ public final class CircuitBreaker implements Gate {
         }
         // Rates over all permitted probes: once failures alone reach the threshold share of the round,
         // the round's rate cannot end below it, so reopen at once.
-        if (failures * 100.0 >= failureRateThreshold * permittedInHalfOpen) {
+        int breach = rules.probeBreach(failures, slow, permittedInHalfOpen);
+        if (breach == TripRules.FAILURE_RATE) {
             reopen(p, now, String.format(Locale.ROOT, "%d of %d probes failed (failure rate threshold %.1f%%)",
-                    failures, permittedInHalfOpen, failureRateThreshold));
-        } else if (slow * 100.0 >= slowCallRateThreshold * permittedInHalfOpen) {
+                    failures, permittedInHalfOpen, failureRateThreshold * 100));
+        } else if (breach == TripRules.SLOW_CALL_RATE) {
             reopen(p, now, String.format(Locale.ROOT, "%d of %d probes were slow (slow-call rate threshold %.1f%%)",
-                    slow, permittedInHalfOpen, slowCallRateThreshold));
+                    slow, permittedInHalfOpen, slowCallRateThreshold * 100));
         } else if (completed >= permittedInHalfOpen) {
             closeFromHalfOpen(p, now, String.format(Locale.ROOT, "%d probes back: %d failed, %d slow", completed,
                     failures, slow));
@@ -482,165 +657,97 @@ public final class CircuitBreaker implements Gate {
     }
 
     private void reopen(Phase p, long now, String reason) {
-        transition(p, openPhase(now, p.consecutiveOpens + 1, p.window), now, reason, null, 0, 0, 0);
+        transitions.transition(p, transitions.openPhase(now, p.consecutiveOpens + 1, p.window), now,
+                TransitionReason.because(reason));
     }
 
     private void closeFromHalfOpen(Phase p, long now, String reason) {
-        transition(p, closedPhase(CircuitState.CLOSED, now), now, reason, null, 0, 0, 0);
+        transitions.transition(p, transitions.closedPhase(CircuitState.CLOSED, now), now,
+                TransitionReason.because(reason));
     }
 
-    // ---------------------------------------------------------------- phases and transitions
-
-    private Phase closedPhase(CircuitState state, long now) {
-        SlidingWindow window = timeWindow
-                ? new TimeWindow(config.slidingWindowSize() * 1_000_000_000L, config.timeWindowBuckets())
-                : new CountWindow(config.slidingWindowSize());
-        AtomicInteger inARow = consecutiveFailureThreshold > 0 ? new AtomicInteger() : null;
-        return new Phase(state, now, 0L, now, 0, window, null, inARow);
+    /** Nanoseconds, clamped so that adding them to a ticker reading cannot wrap in practice. */
+    private static long clamped(Duration d) {
+        return Math.min(Deadline.saturatedNanos(d), Long.MAX_VALUE / 4);
     }
 
-    private Phase openPhase(long now, int consecutiveOpens, SlidingWindow window) {
-        long wait = config.waitInOpenNanos(consecutiveOpens);
-        return new Phase(CircuitState.OPEN, now, now + wait, now, consecutiveOpens, window, null, null);
-    }
-
-    private Phase halfOpenPhase(long now, long eraStart, int consecutiveOpens, SlidingWindow window) {
-        return new Phase(CircuitState.HALF_OPEN, now, 0L, eraStart, consecutiveOpens, window,
-                new HalfOpenProbes(permittedInHalfOpen), null);
-    }
-
-    private Phase manualPhase(CircuitState state, long now, Phase from) {
-        return new Phase(state, now, 0L, now, from.consecutiveOpens, from.window, null, null);
-    }
-
-    /**
-     * Replaces {@code from} by {@code to} if {@code from} is still current; the one thread that succeeds
-     * publishes the events, logs, and schedules the automatic transition.
-     */
-    private boolean transition(Phase from, Phase to, long now, String reason, Rule rule, double value, double threshold,
-            long calls) {
-        if (!phase.compareAndSet(from, to)) {
-            return false;
+    private static HalfOpenProbes probes(Phase p) {
+        HalfOpenProbes probes = p.probes;
+        if (probes == null) {
+            throw new IllegalStateException("a HALF_OPEN phase without probes");
         }
-        crossingReported.set(false);
-        if (!listeners.isEmpty()) {
-            if (rule != null) {
-                listeners.publish(new ThresholdExceeded(name, now, rule, value, threshold, calls));
-            }
-            listeners.publish(new StateTransition(name, now, from.state, to.state, reason));
-        }
-        if (to.state == CircuitState.OPEN) {
-            long waitNanos = to.openUntilNanos - now;
-            if (LOG.isWarnEnabled()) {
-                long windowTotals = from.window.totals(now);
-                long windowCalls = SlidingWindow.calls(windowTotals);
-                LOG.warn("Circuit breaker '{}' {} -> OPEN: {}; closed-state window: {} calls, failure rate {}%,"
-                                + " slow-call rate {}% ({} window of {}); open for {} ms (opening {} in a row)",
-                        name, from.state, reason, windowCalls,
-                        String.format(Locale.ROOT, "%.1f", percent(SlidingWindow.failures(windowTotals), windowCalls)),
-                        String.format(Locale.ROOT, "%.1f", percent(SlidingWindow.slowCalls(windowTotals), windowCalls)),
-                        config.slidingWindowType(), config.slidingWindowSize(), waitNanos / 1_000_000L,
-                        to.consecutiveOpens);
-            }
-            if (config.automaticTransitionToHalfOpen()) {
-                config.scheduler().schedule(() -> {
-                    Phase current = phase.get();
-                    if (current == to) {
-                        long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.enteredAtNanos, to.consecutiveOpens, to.window), t,
-                                "wait in open elapsed (scheduled)", null, 0, 0, 0);
-                    }
-                }, waitNanos);
-            }
-        } else if (LOG.isInfoEnabled()) {
-            LOG.info("Circuit breaker '{}' {} -> {}: {}", name, from.state, to.state, reason);
-        }
-        return true;
-    }
-
-    /** A duration in nanoseconds, clamped so that adding it to a ticker reading cannot wrap in practice. */
-    private static long saturatedNanos(java.time.Duration d) {
-        return d.compareTo(java.time.Duration.ofNanos(Long.MAX_VALUE / 4)) >= 0 ? Long.MAX_VALUE / 4 : d.toNanos();
-    }
-
-    private static double percent(long part, long whole) {
-        return whole == 0 ? 0.0 : part * 100.0 / whole;
+        return probes;
     }
 
     // ---------------------------------------------------------------- manual control
 
     /** Closes the breaker with an empty window (no-op if CLOSED). */
     public void transitionToClosed() {
-        manual(CircuitState.CLOSED);
+        transitions.manual(CircuitState.CLOSED);
     }
 
     /** Opens the breaker for the wait of one more opening in a row (no-op if OPEN). */
     public void transitionToOpen() {
-        manual(CircuitState.OPEN);
+        transitions.manual(CircuitState.OPEN);
+    }
+
+    /**
+     * Opens the breaker for {@code duration}, whatever its state (counting one more opening in a row);
+     * then it probes as after any opening. For a dependency known to be down for a while (a maintenance
+     * window, a {@code Retry-After} it sent).
+     *
+     * @param duration how long to stay OPEN, &gt; 0
+     * @throws dev.levee.core.InvalidConfigException if the duration is null or not positive
+     */
+    public void transitionToOpenFor(Duration duration) {
+        Validate.positive(Validate.describe(CircuitBreakerConfig.POLICY, name), "duration", duration);
+        transitions.openFor(clamped(duration), "manual transition, open for " + duration);
+    }
+
+    /**
+     * Opens the breaker until {@code until} on the wall clock {@code clock} (converted once, now, to a
+     * wait on the breaker's ticker), whatever its state. An instant in the past opens it for 1 ns.
+     *
+     * @param until when the breaker may probe again
+     * @param clock the wall clock {@code until} is on (e.g. {@code Clock.systemUTC()})
+     * @throws dev.levee.core.InvalidConfigException if an argument is null
+     */
+    public void transitionToOpenUntil(Instant until, InstantSource clock) {
+        String policy = Validate.describe(CircuitBreakerConfig.POLICY, name);
+        Validate.notNull(policy, "until", until);
+        Validate.notNull(policy, "clock", clock);
+        Duration wait = Duration.between(clock.instant(), until);
+        transitions.openFor(wait.isNegative() || wait.isZero() ? 1L : clamped(wait),
+                "manual transition, open until " + until);
     }
 
     /** Starts a half-open round of probes (no-op if HALF_OPEN). */
     public void transitionToHalfOpen() {
-        manual(CircuitState.HALF_OPEN);
+        transitions.manual(CircuitState.HALF_OPEN);
     }
 
     /** Permits every call and records nothing until another transition (no-op if DISABLED). */
     public void transitionToDisabled() {
-        manual(CircuitState.DISABLED);
+        transitions.manual(CircuitState.DISABLED);
     }
 
     /** Rejects every call until another transition (no-op if FORCED_OPEN). */
     public void transitionToForcedOpen() {
-        manual(CircuitState.FORCED_OPEN);
+        transitions.manual(CircuitState.FORCED_OPEN);
     }
 
     /** Permits every call, records outcomes and reports threshold crossings, but never opens (no-op if METRICS_ONLY). */
     public void transitionToMetricsOnly() {
-        manual(CircuitState.METRICS_ONLY);
+        transitions.manual(CircuitState.METRICS_ONLY);
     }
 
     /**
-     * Back to CLOSED with an empty window, no openings in a row and a zero not-permitted count, whatever
-     * the state.
+     * Back to the config's initial state (CLOSED by default) with an empty window, no openings in a row
+     * and a zero not-permitted count, whatever the state.
      */
     public void reset() {
-        long now = ticker.read();
-        Phase from;
-        Phase to;
-        do {
-            from = phase.get();
-            to = closedPhase(CircuitState.CLOSED, now);
-        } while (!transition(from, to, now, "reset", null, 0, 0, 0));
+        transitions.reset();
         notPermitted.reset();
-    }
-
-    private void manual(CircuitState target) {
-        while (true) {
-            Phase from = phase.get();
-            if (from.state == target) {
-                return;
-            }
-            long now = ticker.read();
-            Phase to;
-            switch (target) {
-                case CLOSED:
-                case METRICS_ONLY:
-                    to = closedPhase(target, now);
-                    break;
-                case OPEN:
-                    to = openPhase(now, from.consecutiveOpens + 1, from.window);
-                    break;
-                case HALF_OPEN:
-                    to = halfOpenPhase(now, from.state == CircuitState.OPEN ? from.enteredAtNanos : now,
-                            from.consecutiveOpens, from.window);
-                    break;
-                default:
-                    to = manualPhase(target, now, from);
-            }
-            if (transition(from, to, now, "manual transition", null, 0, 0, 0)) {
-                return;
-            }
-        }
     }
 
     // ---------------------------------------------------------------- observability
@@ -661,17 +768,18 @@ public final class CircuitBreaker implements Gate {
      * @param listener receives each transition
      * @return closing it unsubscribes
      */
-    public Subscription onStateTransition(Consumer<? super StateTransition> listener) {
-        Objects.requireNonNull(listener, "listener");
+    public Subscription onStateTransition(Consumer<? super StateTransitioned> listener) {
+        Validate.notNull(Validate.describe(CircuitBreakerConfig.POLICY, name), "listener", listener);
         return listeners.subscribe(event -> {
-            if (event instanceof StateTransition) {
-                listener.accept((StateTransition) event);
+            if (event instanceof StateTransitioned) {
+                listener.accept((StateTransitioned) event);
             }
         });
     }
 
     /**
-     * A snapshot of the window and counters. Allocates; for monitoring, not for the call path.
+     * A snapshot of the window, the probes (in HALF_OPEN) and the counters. Allocates; for monitoring,
+     * not for the call path.
      *
      * @return the snapshot
      */
@@ -683,13 +791,18 @@ public final class CircuitBreaker implements Gate {
         long packedCalls = SlidingWindow.calls(totals);
         long failed = SlidingWindow.failures(totals);
         long slow = SlidingWindow.slowCalls(totals);
-        double failureRate = percent(Math.min(failed, packedCalls), packedCalls);
-        double slowRate = percent(Math.min(slow, packedCalls), packedCalls);
+        double failureRate = TripRules.rate(Math.min(failed, packedCalls), packedCalls);
+        double slowRate = TripRules.rate(Math.min(slow, packedCalls), packedCalls);
         if (calls != packedCalls && packedCalls > 0) {
             failed = Math.round(failed * (double) calls / packedCalls);
             slow = Math.round(slow * (double) calls / packedCalls);
         }
-        return new CircuitBreakerMetrics(p.state, calls, failed, slow, failureRate, slowRate, notPermitted.sum());
+        HalfOpenProbes probes = p.probes;
+        long s = probes == null ? 0L : probes.snapshot();
+        return new CircuitBreakerMetrics(p.state, calls, failed, slow, failureRate, slowRate, notPermitted.sum(),
+                config.minimumNumberOfCalls(), calls < config.minimumNumberOfCalls(),
+                probes == null ? 0 : probes.permitted(), HalfOpenProbes.admitted(s), HalfOpenProbes.good(s),
+                HalfOpenProbes.failures(s), HalfOpenProbes.slow(s));
     }
 
     /** @return calls refused since creation or the last reset */
@@ -707,7 +820,7 @@ public final class CircuitBreaker implements Gate {
             COUNTERS.compareAndSet(this, null, new CallCounters());
             c = counters;
         }
-        return c;
+        return java.util.Objects.requireNonNull(c);
     }
 
     @Override

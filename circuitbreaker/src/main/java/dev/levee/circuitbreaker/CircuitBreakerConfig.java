@@ -7,50 +7,84 @@ import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
-import java.util.Objects;
+import dev.levee.core.InvalidConfigException;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The immutable configuration of a {@link CircuitBreaker}, built by {@link #builder()}; one config may
- * serve many breakers (see {@link CircuitBreaker#registry(CircuitBreakerConfig)}).
+ * The immutable, nameless configuration of a {@link CircuitBreaker}, built by {@link #builder()}; one
+ * config may serve many breakers ({@code CircuitBreaker.of(name, config)},
+ * {@link CircuitBreaker#registry(CircuitBreakerConfig)}).
  *
- * <p><b>Defaults</b> follow published practice (resilience4j, Hystrix, Failsafe): trip at a 50% failure
- * rate over the last 100 calls, but only once at least 20 calls were seen, never on a single failure;
- * stay open 60 s; admit 10 probes in half-open. Slow-call detection is on but lenient (a call over
- * 60 s is slow; the breaker trips when 100% of the window is slow); tighten it from the dependency's
- * p99. The consecutive-failures rule is off.
+ * <p><b>Defaults.</b> Where a seed of the project gives a number it is the default (seed 003: open wait
+ * 30 s, slow calls over 2 s tripping at 80 %; seeds 000/002/003: 3 half-open probes; seed 000: a full
+ * half-open breaker answers {@code retryAfter} 1 s, a 50 % failure rate). The window follows published
+ * practice (resilience4j, Hystrix, seed 001's "over 20+ requests"): the last 100 calls, at least 20 of
+ * them before a rate may trip. Every rate is a fraction in [0, 1]: {@code 0.5} is 50 %.
+ * {@code docs/circuitbreaker.md} has the "seed default — Levee default — why" table.
  *
  * <table>
  *   <caption>Knobs, defaults and bounds</caption>
  *   <tr><th>knob</th><th>default</th><th>bound</th></tr>
  *   <tr><td>slidingWindowType</td><td>COUNT_BASED</td><td>not null</td></tr>
- *   <tr><td>slidingWindowSize</td><td>100 (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
- *   <tr><td>timeWindowBuckets</td><td>10</td><td>[1, 1000], bucket at least 1 ms</td></tr>
- *   <tr><td>minimumNumberOfCalls</td><td>20</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
- *   <tr><td>failureRateThreshold</td><td>50 (%)</td><td>(0, 100]</td></tr>
- *   <tr><td>slowCallRateThreshold</td><td>100 (%)</td><td>(0, 100]</td></tr>
- *   <tr><td>slowCallDurationThreshold</td><td>60 s</td><td>&gt; 0</td></tr>
+ *   <tr><td>slidingWindowSize</td><td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
+ *   <tr><td>timeWindowBuckets</td><td>{@value #DEFAULT_TIME_WINDOW_BUCKETS}</td><td>[1, 1000], bucket at least 1 ms</td></tr>
+ *   <tr><td>minimumNumberOfCalls</td><td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
+ *   <tr><td>failureRateThreshold</td><td>{@value #DEFAULT_FAILURE_RATE_THRESHOLD} (50 %)</td><td>(0, 1]</td></tr>
+ *   <tr><td>slowCallRateThreshold</td><td>{@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (80 %, seed 003)</td><td>(0, 1]</td></tr>
+ *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003)</td><td>&gt; 0</td></tr>
  *   <tr><td>consecutiveFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
- *   <tr><td>waitDurationInOpen</td><td>60 s</td><td>&gt; 0</td></tr>
+ *   <tr><td>failureCountThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
+ *   <tr><td>decayingFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
+ *   <tr><td>waitDurationInOpen</td><td>30 s (seeds 000, 002, 003)</td><td>&gt; 0</td></tr>
  *   <tr><td>waitDurationMultiplier</td><td>1.0 (fixed wait)</td><td>[1, 100]</td></tr>
  *   <tr><td>maxWaitDurationInOpen</td><td>30 min, or waitDurationInOpen if longer</td><td>&gt;= waitDurationInOpen</td></tr>
- *   <tr><td>permittedCallsInHalfOpen</td><td>10</td><td>[1, 1000]</td></tr>
+ *   <tr><td>permittedCallsInHalfOpen</td><td>{@value #DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN} (seeds 000, 002)</td><td>[1, 1000]</td></tr>
  *   <tr><td>successThresholdInHalfOpen</td><td>0 (decide by rates)</td><td>[0, permittedCallsInHalfOpen]</td></tr>
+ *   <tr><td>halfOpenRetryAfter</td><td>1 s (seed 000)</td><td>&gt;= 0</td></tr>
  *   <tr><td>maxWaitInHalfOpen</td><td>60 s</td><td>&gt; 0</td></tr>
  *   <tr><td>halfOpenTimeoutAction</td><td>ADMIT_NEW_PROBES</td><td>not null</td></tr>
+ *   <tr><td>initialState</td><td>CLOSED</td><td>CLOSED, OPEN, DISABLED, FORCED_OPEN or METRICS_ONLY</td></tr>
  *   <tr><td>automaticTransitionToHalfOpen</td><td>false (lazy)</td><td>-</td></tr>
  *   <tr><td>classifier</td><td>{@link #defaultClassifier()}</td><td>not null</td></tr>
+ *   <tr><td>recordAsSuccess</td><td>none</td><td>-</td></tr>
  *   <tr><td>ticker / scheduler</td><td>{@link Ticker#system()} / {@link Scheduler#system()}</td><td>not null</td></tr>
  * </table>
  */
 public final class CircuitBreakerConfig {
-    private static final String POLICY = "CircuitBreaker config";
+    /** The policy named in config errors (a config has no name of its own). */
+    static final String POLICY = "CircuitBreaker";
     private static final Classifier DEFAULT_CLASSIFIER = Classifier.builder()
             .failOn(DeadlineExceededException.class)
             .ignore(RejectedException.class)
             .build();
-    private static final Duration DEFAULT_MAX_WAIT_IN_OPEN = Duration.ofMinutes(30);
+
+    /** Default window: the last 100 calls. */
+    public static final int DEFAULT_SLIDING_WINDOW_SIZE = 100;
+    /** Default buckets of a time window. */
+    public static final int DEFAULT_TIME_WINDOW_BUCKETS = 10;
+    /** Default calls the window must hold before a rate may trip the breaker (seed 001: "20+ requests"). */
+    public static final int DEFAULT_MINIMUM_NUMBER_OF_CALLS = 20;
+    /** Default failure-rate threshold, a fraction: 50 % (seed 000). */
+    public static final double DEFAULT_FAILURE_RATE_THRESHOLD = 0.5;
+    /** Default slow-call-rate threshold, a fraction: 80 % (seed 003). */
+    public static final double DEFAULT_SLOW_CALL_RATE_THRESHOLD = 0.8;
+    /** Default duration over which a call is slow: 2 s (seed 003). */
+    public static final Duration DEFAULT_SLOW_CALL_DURATION_THRESHOLD = Duration.ofSeconds(2);
+    /** Default wait in OPEN: 30 s (seeds 000, 002, 003). */
+    public static final Duration DEFAULT_WAIT_DURATION_IN_OPEN = Duration.ofSeconds(30);
+    /** Default cap of the wait in OPEN when it backs off: 30 min (or the wait itself if longer). */
+    public static final Duration DEFAULT_MAX_WAIT_DURATION_IN_OPEN = Duration.ofMinutes(30);
+    /** Default probes admitted in HALF_OPEN: 3 (seeds 000, 002). */
+    public static final int DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN = 3;
+    /** Default {@code retryAfter} of a refusal by a HALF_OPEN breaker with every probe out: 1 s (seed 000). */
+    public static final Duration DEFAULT_HALF_OPEN_RETRY_AFTER = Duration.ofSeconds(1);
+    /** Default time HALF_OPEN waits for its last probes. */
+    public static final Duration DEFAULT_MAX_WAIT_IN_HALF_OPEN = Duration.ofSeconds(60);
+    /** Default state of a new breaker. */
+    public static final CircuitState DEFAULT_INITIAL_STATE = CircuitState.CLOSED;
+
     private static final CircuitBreakerConfig DEFAULTS = builder().build();
 
     /** Largest count window: the packed window totals hold 21 bits per field. */
@@ -68,6 +102,11 @@ public final class CircuitBreakerConfig {
     private final double slowCallRateThreshold;
     private final Duration slowCallDurationThreshold;
     private final int consecutiveFailureThreshold;
+    private final int failureCountThreshold;
+    private final int decayingFailureThreshold;
+    private final Duration halfOpenRetryAfter;
+    private final CircuitState initialState;
+    private final @Nullable Predicate<? super Throwable> recordAsSuccess;
     private final Duration waitDurationInOpen;
     private final double waitDurationMultiplier;
     private final Duration maxWaitDurationInOpen;
@@ -92,11 +131,16 @@ public final class CircuitBreakerConfig {
         this.slowCallRateThreshold = b.slowCallRateThreshold;
         this.slowCallDurationThreshold = b.slowCallDurationThreshold;
         this.consecutiveFailureThreshold = b.consecutiveFailureThreshold;
+        this.failureCountThreshold = b.failureCountThreshold;
+        this.decayingFailureThreshold = b.decayingFailureThreshold;
+        this.halfOpenRetryAfter = b.halfOpenRetryAfter;
+        this.initialState = b.initialState;
+        this.recordAsSuccess = b.recordAsSuccess;
         this.waitDurationInOpen = b.waitDurationInOpen;
         this.waitDurationMultiplier = b.waitDurationMultiplier;
         this.maxWaitDurationInOpenSet = b.maxWaitDurationInOpen;
         this.maxWaitDurationInOpen = b.maxWaitDurationInOpen != null ? b.maxWaitDurationInOpen
-                : max(DEFAULT_MAX_WAIT_IN_OPEN, b.waitDurationInOpen);
+                : max(DEFAULT_MAX_WAIT_DURATION_IN_OPEN, b.waitDurationInOpen);
         this.waitDurationFunction = b.waitDurationFunction;
         this.permittedCallsInHalfOpen = b.permittedCallsInHalfOpen;
         this.successThresholdInHalfOpen = b.successThresholdInHalfOpen;
@@ -167,12 +211,12 @@ public final class CircuitBreakerConfig {
         return minimumNumberOfCalls;
     }
 
-    /** @return the failure rate in percent at or above which the breaker opens */
+    /** @return the failure rate, a fraction in (0, 1], at or above which the breaker opens */
     public double failureRateThreshold() {
         return failureRateThreshold;
     }
 
-    /** @return the slow-call rate in percent at or above which the breaker opens */
+    /** @return the slow-call rate, a fraction in (0, 1], at or above which the breaker opens */
     public double slowCallRateThreshold() {
         return slowCallRateThreshold;
     }
@@ -185,6 +229,37 @@ public final class CircuitBreakerConfig {
     /** @return failures in a row that open the breaker; 0 when the rule is off */
     public int consecutiveFailureThreshold() {
         return consecutiveFailureThreshold;
+    }
+
+    /** @return failures in the window that open the breaker whatever the rate; 0 when the rule is off */
+    public int failureCountThreshold() {
+        return failureCountThreshold;
+    }
+
+    /**
+     * @return the level of the decaying failure counter (+1 per failure, −1 per success, never below 0)
+     *     that opens the breaker; 0 when the rule is off
+     */
+    public int decayingFailureThreshold() {
+        return decayingFailureThreshold;
+    }
+
+    /** @return the {@code retryAfter} of a refusal by a HALF_OPEN breaker with every probe out */
+    public Duration halfOpenRetryAfter() {
+        return halfOpenRetryAfter;
+    }
+
+    /** @return the state a new breaker (and {@link CircuitBreaker#reset()}) starts in */
+    public CircuitState initialState() {
+        return initialState;
+    }
+
+    /**
+     * @return which exceptions count as successes (resilience4j's "not a recorded exception"), or null
+     *     when none do
+     */
+    public @Nullable Predicate<? super Throwable> recordAsSuccess() {
+        return recordAsSuccess;
     }
 
     /** @return the wait in open after the first opening */
@@ -279,31 +354,38 @@ public final class CircuitBreakerConfig {
         return "CircuitBreakerConfig[" + slidingWindowType + "(" + slidingWindowSize
                 + (slidingWindowType == SlidingWindowType.TIME_BASED ? " s in " + timeWindowBuckets + " buckets" : " calls")
                 + "), minimumNumberOfCalls=" + minimumNumberOfCalls + ", failureRateThreshold=" + failureRateThreshold
-                + "%, slowCallRateThreshold=" + slowCallRateThreshold + "% over " + slowCallDurationThreshold
-                + ", consecutiveFailureThreshold=" + consecutiveFailureThreshold + ", waitDurationInOpen="
+                + ", slowCallRateThreshold=" + slowCallRateThreshold + " over " + slowCallDurationThreshold
+                + ", consecutiveFailureThreshold=" + consecutiveFailureThreshold + ", failureCountThreshold="
+                + failureCountThreshold + ", decayingFailureThreshold=" + decayingFailureThreshold
+                + ", initialState=" + initialState + ", waitDurationInOpen="
                 + waitDurationInOpen + " x" + waitDurationMultiplier + " up to " + maxWaitDurationInOpen
                 + ", permittedCallsInHalfOpen=" + permittedCallsInHalfOpen + ", successThresholdInHalfOpen="
-                + successThresholdInHalfOpen + ", maxWaitInHalfOpen=" + maxWaitInHalfOpen + " then "
+                + successThresholdInHalfOpen + ", halfOpenRetryAfter=" + halfOpenRetryAfter + ", maxWaitInHalfOpen=" + maxWaitInHalfOpen + " then "
                 + halfOpenTimeoutAction + ", automaticTransitionToHalfOpen=" + automaticTransitionToHalfOpen + "]";
     }
 
     /** Builds a {@link CircuitBreakerConfig}; {@link #build()} validates every field. Not thread-safe. */
     public static final class Builder {
         private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
-        private int slidingWindowSize = 100;
-        private int timeWindowBuckets = 10;
-        private int minimumNumberOfCalls = 20;
-        private double failureRateThreshold = 50.0;
-        private double slowCallRateThreshold = 100.0;
-        private Duration slowCallDurationThreshold = Duration.ofSeconds(60);
+        private int slidingWindowSize = DEFAULT_SLIDING_WINDOW_SIZE;
+        private int timeWindowBuckets = DEFAULT_TIME_WINDOW_BUCKETS;
+        private int minimumNumberOfCalls = DEFAULT_MINIMUM_NUMBER_OF_CALLS;
+        private double failureRateThreshold = DEFAULT_FAILURE_RATE_THRESHOLD;
+        private double slowCallRateThreshold = DEFAULT_SLOW_CALL_RATE_THRESHOLD;
+        private Duration slowCallDurationThreshold = DEFAULT_SLOW_CALL_DURATION_THRESHOLD;
         private int consecutiveFailureThreshold;
-        private Duration waitDurationInOpen = Duration.ofSeconds(60);
+        private int failureCountThreshold;
+        private int decayingFailureThreshold;
+        private Duration halfOpenRetryAfter = DEFAULT_HALF_OPEN_RETRY_AFTER;
+        private CircuitState initialState = DEFAULT_INITIAL_STATE;
+        private @Nullable Predicate<? super Throwable> recordAsSuccess;
+        private Duration waitDurationInOpen = DEFAULT_WAIT_DURATION_IN_OPEN;
         private double waitDurationMultiplier = 1.0;
         private @Nullable Duration maxWaitDurationInOpen;
         private @Nullable IntFunction<Duration> waitDurationFunction;
-        private int permittedCallsInHalfOpen = 10;
+        private int permittedCallsInHalfOpen = DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN;
         private int successThresholdInHalfOpen;
-        private Duration maxWaitInHalfOpen = Duration.ofSeconds(60);
+        private Duration maxWaitInHalfOpen = DEFAULT_MAX_WAIT_IN_HALF_OPEN;
         private HalfOpenTimeoutAction halfOpenTimeoutAction = HalfOpenTimeoutAction.ADMIT_NEW_PROBES;
         private boolean automaticTransitionToHalfOpen;
         private Classifier classifier = DEFAULT_CLASSIFIER;
@@ -321,6 +403,11 @@ public final class CircuitBreakerConfig {
             slowCallRateThreshold = c.slowCallRateThreshold;
             slowCallDurationThreshold = c.slowCallDurationThreshold;
             consecutiveFailureThreshold = c.consecutiveFailureThreshold;
+            failureCountThreshold = c.failureCountThreshold;
+            decayingFailureThreshold = c.decayingFailureThreshold;
+            halfOpenRetryAfter = c.halfOpenRetryAfter;
+            initialState = c.initialState;
+            recordAsSuccess = c.recordAsSuccess;
             waitDurationInOpen = c.waitDurationInOpen;
             waitDurationMultiplier = c.waitDurationMultiplier;
             maxWaitDurationInOpen = c.maxWaitDurationInOpenSet;
@@ -401,20 +488,26 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * @param percent failure rate that opens the breaker, in (0, 100]; default 50
+         * The failure rate that opens the breaker, a fraction: {@code 0.5} is 50 %. A value above 1 is
+         * refused (it is almost certainly a percent).
+         *
+         * @param fraction in (0, 1]; default {@value #DEFAULT_FAILURE_RATE_THRESHOLD}
          * @return this builder
          */
-        public Builder failureRateThreshold(double percent) {
-            this.failureRateThreshold = percent;
+        public Builder failureRateThreshold(double fraction) {
+            this.failureRateThreshold = fraction;
             return this;
         }
 
         /**
-         * @param percent slow-call rate that opens the breaker, in (0, 100]; default 100
+         * The slow-call rate that opens the breaker, a fraction: {@code 0.8} is 80 %. A value above 1 is
+         * refused (it is almost certainly a percent).
+         *
+         * @param fraction in (0, 1]; default {@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (seed 003)
          * @return this builder
          */
-        public Builder slowCallRateThreshold(double percent) {
-            this.slowCallRateThreshold = percent;
+        public Builder slowCallRateThreshold(double fraction) {
+            this.slowCallRateThreshold = fraction;
             return this;
         }
 
@@ -422,7 +515,7 @@ public final class CircuitBreakerConfig {
          * A call longer than this is slow, whether it succeeded or failed. Set it from the dependency's
          * p99 latency (a little above it).
          *
-         * @param duration &gt; 0; default 60 s
+         * @param duration &gt; 0; default 2 s (seed 003)
          * @return this builder
          */
         public Builder slowCallDurationThreshold(Duration duration) {
@@ -443,7 +536,98 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * @param duration the wait in OPEN after a first opening, &gt; 0; default 60 s
+         * Count-threshold trip mode (seeds 002, 003: "5 failures"): opens the breaker as soon as the
+         * window holds this many failures, whatever the rate and the minimum number of calls; 0 turns
+         * the rule off. Works alongside the rate rules.
+         *
+         * @param failures in [0, 1 000 000]; default 0
+         * @return this builder
+         */
+        public Builder failureCountThreshold(int failures) {
+            this.failureCountThreshold = failures;
+            return this;
+        }
+
+        /**
+         * Seed 002's decaying failure counter: each failure adds 1, each success takes 1 away (never
+         * below 0), and the breaker opens when the counter reaches this level; 0 turns the rule off. A
+         * dependency failing more often than it succeeds trips it; one with scattered failures never
+         * does. Works alongside the rate rules.
+         *
+         * @param level in [0, 1 000 000]; default 0
+         * @return this builder
+         */
+        public Builder decayingFailureThreshold(int level) {
+            this.decayingFailureThreshold = level;
+            return this;
+        }
+
+        /**
+         * The {@code retryAfter} a HALF_OPEN breaker with every probe out gives its refusals (seed 000:
+         * 1 s); the probes' outcome is unknown, so this is a hint, not a promise.
+         *
+         * @param retryAfter &gt;= 0; default 1 s
+         * @return this builder
+         */
+        public Builder halfOpenRetryAfter(Duration retryAfter) {
+            this.halfOpenRetryAfter = retryAfter;
+            return this;
+        }
+
+        /**
+         * The state a new breaker starts in, and {@link CircuitBreaker#reset()} returns to: CLOSED, or
+         * OPEN (waiting {@code waitDurationInOpen} before probing, e.g. for a dependency known to be
+         * down at start-up), DISABLED, FORCED_OPEN or METRICS_ONLY. HALF_OPEN is refused: it needs an
+         * opening to follow.
+         *
+         * @param state the initial state; default CLOSED
+         * @return this builder
+         */
+        public Builder initialState(CircuitState state) {
+            this.initialState = state;
+            return this;
+        }
+
+        /**
+         * Exceptions that count as successes (resilience4j's record-exceptions semantics: a call that
+         * ends with one of them is recorded as a success, not as a failure and not ignored), e.g. a
+         * {@code NotFoundException} that proves the dependency answered.
+         *
+         * @param types the exception types (subclasses included)
+         * @return this builder
+         */
+        @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only cloned and read
+        public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
+            Validate.notNull(POLICY, "recordAsSuccess", types);
+            Class<? extends Throwable>[] copy = types.clone();
+            for (Class<? extends Throwable> type : copy) {
+                Validate.notNull(POLICY, "recordAsSuccess", type);
+            }
+            return recordAsSuccessWhen(error -> {
+                for (Class<? extends Throwable> type : copy) {
+                    if (type.isInstance(error)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+        }
+
+        /**
+         * Exceptions that count as successes, by predicate (consulted before the classifier, on
+         * failures only).
+         *
+         * @param predicate true for an exception that counts as a success
+         * @return this builder
+         */
+        public Builder recordAsSuccessWhen(Predicate<? super Throwable> predicate) {
+            this.recordAsSuccess = Validate.notNull(POLICY, "recordAsSuccessWhen", predicate);
+            return this;
+        }
+
+        /**
+         * @param duration the wait in OPEN after a first opening, &gt; 0; default 30 s (seeds 000, 002, 003)
          * @return this builder
          */
         public Builder waitDurationInOpen(Duration duration) {
@@ -475,13 +659,13 @@ public final class CircuitBreakerConfig {
          * @return this builder
          */
         public Builder waitDurationInOpen(IntFunction<Duration> byConsecutiveOpens, Duration max) {
-            this.waitDurationFunction = Objects.requireNonNull(byConsecutiveOpens, "byConsecutiveOpens");
+            this.waitDurationFunction = Validate.notNull(POLICY, "waitDurationFunction", byConsecutiveOpens);
             this.maxWaitDurationInOpen = max;
             return this;
         }
 
         /**
-         * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 10
+         * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002)
          * @return this builder
          */
         public Builder permittedCallsInHalfOpen(int calls) {
@@ -581,12 +765,16 @@ public final class CircuitBreakerConfig {
                         "<= slidingWindowSize * 1000 (buckets of at least 1 ms)", timeWindowBuckets);
                 Validate.inRange(POLICY, "minimumNumberOfCalls", minimumNumberOfCalls, 1, MAX_COUNT_WINDOW);
             }
-            Validate.check(failureRateThreshold > 0 && failureRateThreshold <= 100, POLICY, "failureRateThreshold",
-                    "in (0, 100]", failureRateThreshold);
-            Validate.check(slowCallRateThreshold > 0 && slowCallRateThreshold <= 100, POLICY, "slowCallRateThreshold",
-                    "in (0, 100]", slowCallRateThreshold);
+            fraction("failureRateThreshold", failureRateThreshold);
+            fraction("slowCallRateThreshold", slowCallRateThreshold);
             Validate.positive(POLICY, "slowCallDurationThreshold", slowCallDurationThreshold);
             Validate.inRange(POLICY, "consecutiveFailureThreshold", consecutiveFailureThreshold, 0, 1_000_000);
+            Validate.inRange(POLICY, "failureCountThreshold", failureCountThreshold, 0, 1_000_000);
+            Validate.inRange(POLICY, "decayingFailureThreshold", decayingFailureThreshold, 0, 1_000_000);
+            Validate.nonNegative(POLICY, "halfOpenRetryAfter", halfOpenRetryAfter);
+            Validate.notNull(POLICY, "initialState", initialState);
+            Validate.check(initialState != CircuitState.HALF_OPEN, POLICY, "initialState",
+                    "not HALF_OPEN (a half-open round follows an opening; start OPEN instead)", initialState);
             Validate.positive(POLICY, "waitDurationInOpen", waitDurationInOpen);
             Validate.inRange(POLICY, "waitDurationMultiplier", waitDurationMultiplier, 1.0, 100.0);
             if (maxWaitDurationInOpen != null) {
@@ -602,6 +790,15 @@ public final class CircuitBreakerConfig {
             Validate.notNull(POLICY, "ticker", ticker);
             Validate.notNull(POLICY, "scheduler", scheduler);
             return new CircuitBreakerConfig(this);
+        }
+
+        /** A rate threshold is a fraction in (0, 1]; above 1 it is almost certainly a percent. */
+        private static void fraction(String field, double value) {
+            if (value > 1 && value <= 100) {
+                throw new InvalidConfigException(POLICY, field, "a fraction in (0, 1] (" + value
+                        + " looks like a percent: write " + value / 100 + ")", value);
+            }
+            Validate.check(value > 0 && value <= 1, POLICY, field, "a fraction in (0, 1]", value);
         }
     }
 }

@@ -3,8 +3,9 @@ package dev.levee.circuitbreaker;
 import dev.levee.core.PolicyEvent;
 
 /**
- * What a {@link CircuitBreaker} tells its listeners ({@link CircuitBreaker#onEvent}). Events are built
- * only when someone listens, and delivered synchronously on the thread that caused them.
+ * What a {@link CircuitBreaker} tells its listeners ({@link CircuitBreaker#onEvent}): sealed, each case a
+ * record named in the past tense. Events are built only when someone listens, and delivered
+ * synchronously on the thread that caused them.
  */
 public sealed interface CircuitBreakerEvent extends PolicyEvent {
 
@@ -15,7 +16,11 @@ public sealed interface CircuitBreakerEvent extends PolicyEvent {
         /** Slow-call rate at or over {@code slowCallRateThreshold}. */
         SLOW_CALL_RATE,
         /** {@code consecutiveFailureThreshold} failures in a row. */
-        CONSECUTIVE_FAILURES
+        CONSECUTIVE_FAILURES,
+        /** {@code failureCountThreshold} failures in the window. */
+        FAILURE_COUNT,
+        /** The decaying failure counter reached {@code decayingFailureThreshold}. */
+        DECAYING_FAILURES
     }
 
     /**
@@ -27,7 +32,7 @@ public sealed interface CircuitBreakerEvent extends PolicyEvent {
      * @param to the state entered
      * @param reason why, in words (e.g. {@code failure rate 60.0% >= 50.0% over 20 calls})
      */
-    record StateTransition(String policyName, long tickerNanos, CircuitState from, CircuitState to, String reason)
+    record StateTransitioned(String policyName, long tickerNanos, CircuitState from, CircuitState to, String reason)
             implements CircuitBreakerEvent {}
 
     /**
@@ -37,7 +42,7 @@ public sealed interface CircuitBreakerEvent extends PolicyEvent {
      * @param tickerNanos when
      * @param state the state that refused it (OPEN, FORCED_OPEN, or HALF_OPEN with every probe out)
      */
-    record CallNotPermitted(String policyName, long tickerNanos, CircuitState state) implements CircuitBreakerEvent {}
+    record Rejected(String policyName, long tickerNanos, CircuitState state) implements CircuitBreakerEvent {}
 
     /**
      * A trip rule fired: in CLOSED it opens the breaker (published just before the transition); in
@@ -46,8 +51,9 @@ public sealed interface CircuitBreakerEvent extends PolicyEvent {
      * @param policyName the breaker's name
      * @param tickerNanos when
      * @param rule which rule
-     * @param value the rate in percent, or the failures in a row
-     * @param threshold the configured threshold
+     * @param value the rate as a fraction in [0, 1], or the failures (in a row, in the window, or the
+     *     decaying counter's level)
+     * @param threshold the configured threshold (a fraction for the rate rules)
      * @param calls the calls in the window when it fired
      */
     record ThresholdExceeded(String policyName, long tickerNanos, Rule rule, double value, double threshold, long calls)

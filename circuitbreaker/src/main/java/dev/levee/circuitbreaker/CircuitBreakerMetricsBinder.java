@@ -2,13 +2,13 @@ package dev.levee.circuitbreaker;
 
 import dev.levee.circuitbreaker.internal.CallCounters;
 import dev.levee.core.MetricNames;
+import dev.levee.core.Validate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><td>levee.circuitbreaker.state</td><td>gauge</td><td>state</td><td>1 for the current state, 0 for the others</td></tr>
  *   <tr><td>levee.circuitbreaker.calls</td><td>counter</td><td>outcome, kind</td><td>recorded calls: outcome
  *       {@code success|failure|ignored}, kind {@code successful|slow_successful|failed|slow_failed|ignored}</td></tr>
- *   <tr><td>levee.circuitbreaker.not.permitted.calls</td><td>counter</td><td>outcome=rejected, kind=circuit_open</td><td>refused calls</td></tr>
- *   <tr><td>levee.circuitbreaker.failure.rate</td><td>gauge</td><td></td><td>failure rate of the window, percent</td></tr>
- *   <tr><td>levee.circuitbreaker.slow.call.rate</td><td>gauge</td><td></td><td>slow-call rate of the window, percent</td></tr>
+ *   <tr><td>levee.circuitbreaker.rejected</td><td>counter</td><td>kind=circuit_open</td><td>refused calls
+ *       (the rejection counter every pattern has, {@link MetricNames#REJECTED})</td></tr>
+ *   <tr><td>levee.circuitbreaker.failure.rate</td><td>gauge</td><td></td><td>failure rate of the window, a fraction</td></tr>
+ *   <tr><td>levee.circuitbreaker.slow.call.rate</td><td>gauge</td><td></td><td>slow-call rate of the window, a fraction</td></tr>
  *   <tr><td>levee.circuitbreaker.window.calls</td><td>gauge</td><td></td><td>calls currently in the window</td></tr>
  * </table>
  *
@@ -45,7 +46,7 @@ public final class CircuitBreakerMetricsBinder implements MeterBinder {
      * @param breakers the breakers to bind, e.g. {@code registry.all()} (copied at construction)
      */
     public CircuitBreakerMetricsBinder(java.util.Collection<CircuitBreaker> breakers) {
-        this.breakers = List.copyOf(Objects.requireNonNull(breakers, "breakers"));
+        this.breakers = List.copyOf(Validate.notNull("CircuitBreakerMetricsBinder", "breakers", breakers));
     }
 
     @Override
@@ -69,15 +70,15 @@ public final class CircuitBreakerMetricsBinder implements MeterBinder {
         calls(registry, name, "failure", "failed", counters.failed);
         calls(registry, name, "failure", "slow_failed", counters.slowFailed);
         calls(registry, name, "ignored", "ignored", counters.ignored);
-        FunctionCounter.builder(MetricNames.name(PATTERN, "not.permitted.calls"), breaker, CircuitBreaker::notPermittedCalls)
-                .tags(name.and(MetricNames.TAG_OUTCOME, "rejected").and(MetricNames.TAG_KIND, "circuit_open"))
+        FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), breaker, CircuitBreaker::notPermittedCalls)
+                .tags(name.and(MetricNames.TAG_KIND, "circuit_open"))
                 .description("Calls the circuit breaker refused")
                 .register(registry);
         Gauge.builder(MetricNames.name(PATTERN, "failure.rate"), breaker, b -> b.metrics().failureRate())
-                .tags(name).baseUnit("percent").description("Failure rate of the sliding window")
+                .tags(name).baseUnit("ratio").description("Failure rate of the sliding window")
                 .register(registry);
         Gauge.builder(MetricNames.name(PATTERN, "slow.call.rate"), breaker, b -> b.metrics().slowCallRate())
-                .tags(name).baseUnit("percent").description("Slow-call rate of the sliding window")
+                .tags(name).baseUnit("ratio").description("Slow-call rate of the sliding window")
                 .register(registry);
         Gauge.builder(MetricNames.name(PATTERN, "window.calls"), breaker, b -> b.metrics().calls())
                 .tags(name).description("Calls currently in the sliding window")

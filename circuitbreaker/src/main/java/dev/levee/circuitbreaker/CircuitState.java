@@ -6,8 +6,8 @@ import java.util.Locale;
  * The states of a {@link CircuitBreaker}.
  *
  * <pre>
- *            failure or slow-call rate &gt;= threshold (window holds &gt;= minimumNumberOfCalls)
- *            or consecutiveFailureThreshold failures in a row
+ *            failure or slow-call rate &gt;= threshold (window holds &gt;= minimumNumberOfCalls),
+ *            or a counting rule (in a row, in the window, decaying)
  *   CLOSED ─────────────────────────────────────────────────► OPEN
  *     ▲                                                        │ waitDurationInOpen elapsed
  *     │ probes' rates under thresholds                          │ (lazily, on the next call,
@@ -21,7 +21,7 @@ import java.util.Locale;
  * breaker: {@link #DISABLED}, {@link #FORCED_OPEN}, {@link #METRICS_ONLY}.
  */
 public enum CircuitState {
-    /** Calls flow; outcomes are recorded in the sliding window; thresholds are checked on failures and slow calls. */
+    /** Calls flow; outcomes are recorded in the sliding window; the rules are checked after every recording that can make one true. */
     CLOSED,
     /** Calls are rejected with {@link dev.levee.core.CircuitOpenException} until the wait in open has elapsed. */
     OPEN,

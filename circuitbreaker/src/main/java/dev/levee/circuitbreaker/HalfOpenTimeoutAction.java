@@ -12,5 +12,11 @@ public enum HalfOpenTimeoutAction {
      */
     ADMIT_NEW_PROBES,
     /** Treat the missing answers as failures: go back to OPEN (counting one more open in a row). */
-    REOPEN
+    REOPEN,
+    /**
+     * Close after the half-open wait: treat the missing answers as good news (the probes that did come
+     * back did not reopen the breaker) and go back to CLOSED with an empty window. For dependencies
+     * whose slow probes are expected (a cold cache): the rules will open the breaker again if needed.
+     */
+    CLOSE
 }

@@ -20,26 +20,52 @@ class CircuitBreakerConfigTest {
     }
 
     @Test
-    void defaultsFollowPublishedPractice() {
+    void defaultsFollowTheSeedsAndPublishedPractice() {
         CircuitBreakerConfig c = CircuitBreakerConfig.defaults();
         assertThat(c.slidingWindowType()).isEqualTo(SlidingWindowType.COUNT_BASED);
         assertThat(c.slidingWindowSize()).isEqualTo(100);
         assertThat(c.minimumNumberOfCalls()).isEqualTo(20);
-        assertThat(c.failureRateThreshold()).isEqualTo(50.0);
-        assertThat(c.slowCallRateThreshold()).isEqualTo(100.0);
-        assertThat(c.slowCallDurationThreshold()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.failureRateThreshold()).isEqualTo(0.5);
+        assertThat(c.slowCallRateThreshold()).isEqualTo(0.8);
+        assertThat(c.slowCallDurationThreshold()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.consecutiveFailureThreshold()).isZero();
-        assertThat(c.waitDurationInOpen()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.failureCountThreshold()).isZero();
+        assertThat(c.decayingFailureThreshold()).isZero();
+        assertThat(c.waitDurationInOpen()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.waitDurationMultiplier()).isEqualTo(1.0);
         assertThat(c.maxWaitDurationInOpen()).isEqualTo(Duration.ofMinutes(30));
-        assertThat(c.permittedCallsInHalfOpen()).isEqualTo(10);
+        assertThat(c.permittedCallsInHalfOpen()).isEqualTo(3);
         assertThat(c.successThresholdInHalfOpen()).isZero();
+        assertThat(c.halfOpenRetryAfter()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.halfOpenTimeoutAction()).isEqualTo(HalfOpenTimeoutAction.ADMIT_NEW_PROBES);
+        assertThat(c.initialState()).isEqualTo(CircuitState.CLOSED);
+        assertThat(c.recordAsSuccess()).isNull();
         assertThat(c.automaticTransitionToHalfOpen()).isFalse();
         assertThat(c.classifier()).isSameAs(CircuitBreakerConfig.defaultClassifier());
         assertThat(c.timeWindowBuckets()).isEqualTo(10);
         assertThat(c.toString()).contains("COUNT_BASED(100 calls)");
+    }
+
+    @Test
+    void aRateAboveOneIsRefusedAsALikelyPercent() {
+        rejects(b -> b.failureRateThreshold(50), "failureRateThreshold", "50.0 looks like a percent: write 0.5");
+        rejects(b -> b.slowCallRateThreshold(80), "slowCallRateThreshold", "looks like a percent: write 0.8");
+        rejects(b -> b.failureRateThreshold(1.5), "failureRateThreshold", "looks like a percent");
+        rejects(b -> b.failureRateThreshold(150), "failureRateThreshold", "a fraction in (0, 1] but was 150.0");
+    }
+
+    @Test
+    void nullsAndNamelessConfigsAreInvalidConfigNamingThePolicy() {
+        assertThatThrownBy(() -> CircuitBreaker.of("cb", null))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("CircuitBreaker 'cb'").hasMessageContaining("config");
+        assertThatThrownBy(() -> CircuitBreaker.of(null, CircuitBreakerConfig.defaults()))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("CircuitBreaker");
+        rejects(b -> b.recordAsSuccessWhen(null), "recordAsSuccessWhen", "not null");
+        rejects(b -> b.waitDurationInOpen(null, Duration.ofSeconds(1)), "waitDurationFunction", "not null");
+        rejects(b -> b.initialState(null), "initialState", "not null");
+        rejects(b -> b.halfOpenRetryAfter(null), "halfOpenRetryAfter", "not null");
     }
 
     @Test
@@ -55,21 +81,28 @@ class CircuitBreakerConfigTest {
                 .minimumNumberOfCalls(0), "minimumNumberOfCalls", "but was 0");
         rejects(b -> b.minimumNumberOfCalls(0), "minimumNumberOfCalls", "in [1, 1000000] but was 0");
         rejects(b -> b.countWindow(10).minimumNumberOfCalls(11), "minimumNumberOfCalls", "<= slidingWindowSize (10)");
-        rejects(b -> b.failureRateThreshold(0), "failureRateThreshold", "in (0, 100] but was 0.0");
+        rejects(b -> b.failureRateThreshold(0), "failureRateThreshold", "a fraction in (0, 1] but was 0.0");
+        rejects(b -> b.failureRateThreshold(-0.1), "failureRateThreshold", "but was -0.1");
         rejects(b -> b.failureRateThreshold(100.5), "failureRateThreshold", "but was 100.5");
         rejects(b -> b.failureRateThreshold(Double.NaN), "failureRateThreshold", "but was NaN");
-        rejects(b -> b.slowCallRateThreshold(0), "slowCallRateThreshold", "in (0, 100] but was 0.0");
+        rejects(b -> b.slowCallRateThreshold(0), "slowCallRateThreshold", "a fraction in (0, 1] but was 0.0");
         rejects(b -> b.slowCallRateThreshold(101), "slowCallRateThreshold", "but was 101.0");
+        rejects(b -> b.failureCountThreshold(-1), "failureCountThreshold", "in [0, 1000000] but was -1");
+        rejects(b -> b.failureCountThreshold(1_000_001), "failureCountThreshold", "but was 1000001");
+        rejects(b -> b.decayingFailureThreshold(-1), "decayingFailureThreshold", "in [0, 1000000] but was -1");
+        rejects(b -> b.decayingFailureThreshold(1_000_001), "decayingFailureThreshold", "but was 1000001");
+        rejects(b -> b.halfOpenRetryAfter(Duration.ofNanos(-1)), "halfOpenRetryAfter", ">= 0");
+        rejects(b -> b.initialState(CircuitState.HALF_OPEN), "initialState", "not HALF_OPEN");
         rejects(b -> b.slowCallDurationThreshold(Duration.ZERO), "slowCallDurationThreshold", "> 0");
         rejects(b -> b.slowCallDurationThreshold(null), "slowCallDurationThreshold", "not null");
         rejects(b -> b.consecutiveFailureThreshold(-1), "consecutiveFailureThreshold", "in [0, 1000000] but was -1");
         rejects(b -> b.waitDurationInOpen(Duration.ofSeconds(-1)), "waitDurationInOpen", "> 0");
         rejects(b -> b.waitDurationBackoff(0.5, Duration.ofMinutes(1)), "waitDurationMultiplier", "in [1.0, 100.0] but was 0.5");
         rejects(b -> b.waitDurationBackoff(101, Duration.ofMinutes(1)), "waitDurationMultiplier", "but was 101.0");
-        rejects(b -> b.waitDurationBackoff(2, Duration.ofSeconds(59)), "maxWaitDurationInOpen", ">= waitDurationInOpen (PT1M)");
+        rejects(b -> b.waitDurationBackoff(2, Duration.ofSeconds(29)), "maxWaitDurationInOpen", ">= waitDurationInOpen (PT30S)");
         rejects(b -> b.permittedCallsInHalfOpen(0), "permittedCallsInHalfOpen", "in [1, 1000] but was 0");
         rejects(b -> b.permittedCallsInHalfOpen(1001), "permittedCallsInHalfOpen", "but was 1001");
-        rejects(b -> b.successThresholdInHalfOpen(11), "successThresholdInHalfOpen", "in [0, 10] but was 11");
+        rejects(b -> b.successThresholdInHalfOpen(4), "successThresholdInHalfOpen", "in [0, 3] but was 4");
         rejects(b -> b.successThresholdInHalfOpen(-1), "successThresholdInHalfOpen", "but was -1");
         rejects(b -> b.maxWaitInHalfOpen(Duration.ZERO), "maxWaitInHalfOpen", "> 0");
         rejects(b -> b.halfOpenTimeoutAction(null), "halfOpenTimeoutAction", "not null");
@@ -81,9 +114,12 @@ class CircuitBreakerConfigTest {
 
     @Test
     void boundaryValuesAreAccepted() {
-        CircuitBreakerConfig.builder().countWindow(1).minimumNumberOfCalls(1).failureRateThreshold(100)
-                .slowCallRateThreshold(100).permittedCallsInHalfOpen(1000).successThresholdInHalfOpen(1000)
-                .consecutiveFailureThreshold(1_000_000).waitDurationBackoff(100, Duration.ofSeconds(60)).build();
+        CircuitBreakerConfig.builder().countWindow(1).minimumNumberOfCalls(1).failureRateThreshold(1)
+                .slowCallRateThreshold(1).permittedCallsInHalfOpen(1000).successThresholdInHalfOpen(1000)
+                .consecutiveFailureThreshold(1_000_000).failureCountThreshold(1_000_000)
+                .decayingFailureThreshold(1_000_000).halfOpenRetryAfter(Duration.ZERO)
+                .waitDurationBackoff(100, Duration.ofSeconds(30)).build();
+        CircuitBreakerConfig.builder().failureRateThreshold(Double.MIN_VALUE).slowCallRateThreshold(1e-9).build();
         CircuitBreakerConfig time = CircuitBreakerConfig.builder().timeWindow(1, 1000).minimumNumberOfCalls(1_000_000).build();
         assertThat(time.slidingWindowType()).isEqualTo(SlidingWindowType.TIME_BASED);
         assertThat(CircuitBreakerConfig.builder().timeWindow(86_400, 1).build().slidingWindowSize()).isEqualTo(86_400);
@@ -119,12 +155,15 @@ class CircuitBreakerConfigTest {
     @Test
     void toBuilderCopiesEveryField() {
         CircuitBreakerConfig c = CircuitBreakerConfig.builder().timeWindow(30, 6).minimumNumberOfCalls(7)
-                .failureRateThreshold(25).slowCallRateThreshold(80).slowCallDurationThreshold(Duration.ofMillis(300))
-                .consecutiveFailureThreshold(4).waitDurationInOpen(Duration.ofSeconds(5))
+                .failureRateThreshold(0.25).slowCallRateThreshold(0.7).slowCallDurationThreshold(Duration.ofMillis(300))
+                .consecutiveFailureThreshold(4).failureCountThreshold(6).decayingFailureThreshold(5)
+                .halfOpenRetryAfter(Duration.ofMillis(250)).initialState(CircuitState.FORCED_OPEN)
+                .recordAsSuccess(IllegalStateException.class).waitDurationInOpen(Duration.ofSeconds(5))
                 .waitDurationBackoff(2, Duration.ofSeconds(40)).permittedCallsInHalfOpen(3).successThresholdInHalfOpen(2)
                 .maxWaitInHalfOpen(Duration.ofSeconds(9)).halfOpenTimeoutAction(HalfOpenTimeoutAction.REOPEN)
                 .automaticTransitionToHalfOpen(true).build();
         assertThat(c.toBuilder().build().toString()).isEqualTo(c.toString());
+        assertThat(c.toBuilder().build().recordAsSuccess()).isSameAs(c.recordAsSuccess());
     }
 
     @Test

@@ -4,8 +4,8 @@ import static dev.levee.circuitbreaker.Fixture.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.levee.circuitbreaker.CircuitBreakerEvent.CallNotPermitted;
-import dev.levee.circuitbreaker.CircuitBreakerEvent.StateTransition;
+import dev.levee.circuitbreaker.CircuitBreakerEvent.Rejected;
+import dev.levee.circuitbreaker.CircuitBreakerEvent.StateTransitioned;
 import dev.levee.circuitbreaker.CircuitBreakerEvent.ThresholdExceeded;
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.Chain;
@@ -99,7 +99,7 @@ class CircuitBreakerPolicyTest {
     void eventsForTransitionsRejectionsAndThresholdCrossings() {
         Fixture f = new Fixture(Fixture.small());
         List<CircuitBreakerEvent> events = new ArrayList<>();
-        List<StateTransition> transitions = new ArrayList<>();
+        List<StateTransitioned> transitions = new ArrayList<>();
         Subscription all = f.breaker.onEvent(events::add);
         f.breaker.onStateTransition(transitions::add);
         f.fail(5);
@@ -107,27 +107,27 @@ class CircuitBreakerPolicyTest {
         assertThat(events).hasSize(3);
         ThresholdExceeded crossed = (ThresholdExceeded) events.get(0);
         assertThat(crossed.rule()).isEqualTo(CircuitBreakerEvent.Rule.FAILURE_RATE);
-        assertThat(crossed.value()).isEqualTo(100.0);
-        assertThat(crossed.threshold()).isEqualTo(50.0);
+        assertThat(crossed.value()).isEqualTo(1.0);
+        assertThat(crossed.threshold()).isEqualTo(0.5);
         assertThat(crossed.calls()).isEqualTo(5);
-        StateTransition opened = (StateTransition) events.get(1);
+        StateTransitioned opened = (StateTransitioned) events.get(1);
         assertThat(opened.from()).isEqualTo(CircuitState.CLOSED);
         assertThat(opened.to()).isEqualTo(CircuitState.OPEN);
         assertThat(opened.reason()).contains("failure rate 100.0% >= 50.0% over 5 calls");
         assertThat(opened.policyName()).isEqualTo("dep");
         assertThat(opened.tickerNanos()).isEqualTo(f.ticker.read());
-        assertThat(((CallNotPermitted) events.get(2)).state()).isEqualTo(CircuitState.OPEN);
+        assertThat(((Rejected) events.get(2)).state()).isEqualTo(CircuitState.OPEN);
         all.close();
         f.advance(10 * SECOND);
         f.succeed(3);
         assertThat(events).hasSize(3);
-        assertThat(transitions).extracting(StateTransition::to)
+        assertThat(transitions).extracting(StateTransitioned::to)
                 .containsExactly(CircuitState.OPEN, CircuitState.HALF_OPEN, CircuitState.CLOSED);
     }
 
     @Test
     void metricsOnlyReportsEachCrossingOnceAndNeverOpens() {
-        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(50));
+        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(0.5));
         List<ThresholdExceeded> crossings = new ArrayList<>();
         f.breaker.onEvent(e -> {
             if (e instanceof ThresholdExceeded) {
@@ -153,7 +153,7 @@ class CircuitBreakerPolicyTest {
         ThresholdExceeded crossed = (ThresholdExceeded) events.get(0);
         assertThat(crossed.rule()).isEqualTo(CircuitBreakerEvent.Rule.CONSECUTIVE_FAILURES);
         assertThat(crossed.value()).isEqualTo(2.0);
-        assertThat(((StateTransition) events.get(1)).reason()).contains("2 failures in a row >= 2");
+        assertThat(((StateTransitioned) events.get(1)).reason()).contains("2 failures in a row >= 2");
     }
 
     @Test
@@ -194,9 +194,9 @@ class CircuitBreakerPolicyTest {
                 .functionCounter().count()).isEqualTo(4.0);
         assertThat(registry.get("levee.circuitbreaker.calls").tags("outcome", "ignored").functionCounter().count())
                 .isEqualTo(1.0);
-        assertThat(registry.get("levee.circuitbreaker.not.permitted.calls").functionCounter().count()).isEqualTo(1.0);
-        assertThat(registry.get("levee.circuitbreaker.failure.rate").gauge().value()).isEqualTo(50.0);
-        assertThat(registry.get("levee.circuitbreaker.slow.call.rate").gauge().value()).isEqualTo(12.5);
+        assertThat(registry.get("levee.circuitbreaker.rejected").tags("kind", "circuit_open").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("levee.circuitbreaker.failure.rate").gauge().value()).isEqualTo(0.5);
+        assertThat(registry.get("levee.circuitbreaker.slow.call.rate").gauge().value()).isEqualTo(0.125);
         assertThat(registry.get("levee.circuitbreaker.window.calls").gauge().value()).isEqualTo(8.0);
     }
 

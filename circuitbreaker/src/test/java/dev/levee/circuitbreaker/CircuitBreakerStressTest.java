@@ -77,7 +77,7 @@ class CircuitBreakerStressTest {
                     .permittedCallsInHalfOpen(8).waitDurationInOpen(Duration.ofSeconds(1)).ticker(ticker).build());
             breaker.transitionToOpen();
             ticker.advance(Duration.ofSeconds(1));
-            java.util.Queue<CircuitBreakerEvent.StateTransition> transitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            java.util.Queue<CircuitBreakerEvent.StateTransitioned> transitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
             breaker.onStateTransition(transitions::add);
             CyclicBarrier admittedAll = new CyclicBarrier(THREADS);
             onThreads(THREADS, t -> {
@@ -92,7 +92,7 @@ class CircuitBreakerStressTest {
                 }
             });
             assertThat(transitions).as("round %d", round).hasSize(2); // OPEN -> HALF_OPEN, then one decision
-            CircuitBreakerEvent.StateTransition decision = transitions.stream().skip(1).findFirst().orElseThrow();
+            CircuitBreakerEvent.StateTransitioned decision = transitions.stream().skip(1).findFirst().orElseThrow();
             assertThat(decision.from()).isEqualTo(CircuitState.HALF_OPEN);
             assertThat(decision.to()).isEqualTo(probesFail ? CircuitState.OPEN : CircuitState.CLOSED);
             assertThat(breaker.state()).isEqualTo(decision.to());
@@ -130,7 +130,7 @@ class CircuitBreakerStressTest {
     void countWindowRecordsEveryCall() throws Exception {
         int perThread = 20_000;
         CircuitBreaker breaker = CircuitBreaker.of("stress", CircuitBreakerConfig.builder()
-                .countWindow(THREADS * perThread).minimumNumberOfCalls(THREADS * perThread).failureRateThreshold(100)
+                .countWindow(THREADS * perThread).minimumNumberOfCalls(THREADS * perThread).failureRateThreshold(1)
                 .slowCallDurationThreshold(Duration.ofMillis(10)).ticker(new ManualTicker()).build());
         onThreads(THREADS, t -> record(breaker, t, perThread));
         CircuitBreakerMetrics m = breaker.metrics();
@@ -144,7 +144,7 @@ class CircuitBreakerStressTest {
     void countWindowSmallerThanTheCallsHoldsExactlyItsSizeAfterwards() throws Exception {
         int perThread = 20_000;
         CircuitBreaker breaker = CircuitBreaker.of("stress", CircuitBreakerConfig.builder()
-                .countWindow(1000).minimumNumberOfCalls(1000).failureRateThreshold(100)
+                .countWindow(1000).minimumNumberOfCalls(1000).failureRateThreshold(1)
                 .ticker(new ManualTicker()).build());
         onThreads(THREADS, t -> {
             for (int i = 0; i < perThread; i++) {
@@ -171,7 +171,7 @@ class CircuitBreakerStressTest {
         int perThread = 20_000;
         ManualTicker ticker = new ManualTicker(7);
         CircuitBreaker breaker = CircuitBreaker.of("stress", CircuitBreakerConfig.builder()
-                .timeWindow(10, 10).minimumNumberOfCalls(1_000_000).failureRateThreshold(100)
+                .timeWindow(10, 10).minimumNumberOfCalls(1_000_000).failureRateThreshold(1)
                 .slowCallDurationThreshold(Duration.ofMillis(10)).ticker(ticker).build());
         CountDownLatch half = new CountDownLatch(THREADS);
         Thread mover = new Thread(() -> {

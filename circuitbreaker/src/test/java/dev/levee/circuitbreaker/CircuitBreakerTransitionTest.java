@@ -16,7 +16,7 @@ class CircuitBreakerTransitionTest {
         Fixture f = new Fixture(Fixture.small());
         f.fail(4);
         assertThat(f.breaker.state()).isEqualTo(CircuitState.CLOSED);
-        assertThat(f.breaker.metrics().failureRate()).isEqualTo(100.0);
+        assertThat(f.breaker.metrics().failureRate()).isEqualTo(1.0);
         f.fail(1);
         assertThat(f.breaker.state()).isEqualTo(CircuitState.OPEN);
     }
@@ -46,7 +46,7 @@ class CircuitBreakerTransitionTest {
 
     @Test
     void tripsOnSlowCallRateWhetherSlowCallsSucceededOrFailed() {
-        Fixture f = new Fixture(Fixture.small().minimumNumberOfCalls(10).slowCallRateThreshold(50).failureRateThreshold(100));
+        Fixture f = new Fixture(Fixture.small().minimumNumberOfCalls(10).slowCallRateThreshold(0.5).failureRateThreshold(1));
         f.succeed(5);
         f.slow(2, 150 * MS, false);
         f.slow(2, 150 * MS, true);
@@ -59,7 +59,7 @@ class CircuitBreakerTransitionTest {
 
     @Test
     void aCallExactlyAtTheSlowThresholdIsNotSlow() {
-        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(1).failureRateThreshold(100));
+        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(0.01).failureRateThreshold(1));
         f.slow(10, 100 * MS, false);
         assertThat(f.breaker.metrics().slowCalls()).isZero();
         f.slow(1, 100 * MS + 1, false);
@@ -134,7 +134,7 @@ class CircuitBreakerTransitionTest {
 
     @Test
     void halfOpenReopensOnSlowProbes() {
-        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(50).failureRateThreshold(100));
+        Fixture f = new Fixture(Fixture.small().slowCallRateThreshold(0.5).failureRateThreshold(1));
         f.slow(5, 150 * MS, false);
         assertThat(f.breaker.state()).isEqualTo(CircuitState.OPEN);
         f.advance(10 * SECOND);
@@ -369,7 +369,7 @@ class CircuitBreakerTransitionTest {
         f.breaker.transitionToMetricsOnly();
         f.fail(50);
         assertThat(f.breaker.state()).isEqualTo(CircuitState.METRICS_ONLY);
-        assertThat(f.breaker.metrics().failureRate()).isEqualTo(100.0);
+        assertThat(f.breaker.metrics().failureRate()).isEqualTo(1.0);
 
         f.breaker.transitionToOpen();
         assertThat(f.breaker.state()).isEqualTo(CircuitState.OPEN);

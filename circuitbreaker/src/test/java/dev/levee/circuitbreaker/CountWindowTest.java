@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.levee.circuitbreaker.internal.CountWindow;
 import dev.levee.circuitbreaker.internal.HalfOpenProbes;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
+import dev.levee.circuitbreaker.internal.TripRules;
 import org.junit.jupiter.api.Test;
 
 class CountWindowTest {
 
     @Test
     void totalsFollowTheSlots() {
-        CountWindow w = new CountWindow(3);
+        CountWindow w = new CountWindow(3, 1);
         w.record(SlidingWindow.SLOW_FAILURE, 0);
         w.record(SlidingWindow.FAILURE, 0);
         w.record(SlidingWindow.SLOW_SUCCESS, 0);
@@ -24,14 +25,15 @@ class CountWindowTest {
         assertThat(SlidingWindow.calls(t)).isEqualTo(3);
         assertThat(SlidingWindow.failures(t)).isEqualTo(1);
         assertThat(SlidingWindow.slowCalls(t)).isEqualTo(1);
-        assertThat(w.breaches(0, 3, 34, 34)).isZero();
-        assertThat(w.breaches(0, 3, 33, 33)).isEqualTo(SlidingWindow.FAILURE_RATE | SlidingWindow.SLOW_CALL_RATE);
-        assertThat(w.breaches(0, 4, 1, 1)).isZero(); // below the minimum
+        assertThat(new TripRules(3, 0.34, 0.34, 0).breaches(t)).isZero();
+        assertThat(new TripRules(3, 0.33, 0.33, 0).breaches(t)).isEqualTo(TripRules.FAILURE_RATE | TripRules.SLOW_CALL_RATE);
+        assertThat(new TripRules(4, 0.01, 0.01, 0).breaches(t)).isZero(); // below the minimum
+        assertThat(new TripRules(4, 0.01, 0.01, 1).breaches(t)).isEqualTo(TripRules.FAILURE_COUNT); // count ignores it
     }
 
     @Test
     void aCleanWindowSkipsSuccessesButStillEvictsAFailureAfterExactlySizeCalls() {
-        CountWindow w = new CountWindow(5);
+        CountWindow w = new CountWindow(5, 1);
         for (int i = 0; i < 5 + 1234; i++) {
             w.record(SlidingWindow.SUCCESS, 0);
         }
@@ -51,7 +53,7 @@ class CountWindowTest {
 
     @Test
     void largestWindowFitsThePackedTotals() {
-        CountWindow w = new CountWindow(1_000_000);
+        CountWindow w = new CountWindow(1_000_000, 1);
         for (int i = 0; i < 1_000_000; i++) {
             w.record(SlidingWindow.SLOW_FAILURE, 0);
         }

@@ -20,7 +20,7 @@ final class Fixture {
         return CircuitBreakerConfig.builder()
                 .countWindow(10)
                 .minimumNumberOfCalls(5)
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .slowCallDurationThreshold(Duration.ofMillis(100))
                 .waitDurationInOpen(Duration.ofSeconds(10))
                 .permittedCallsInHalfOpen(3)

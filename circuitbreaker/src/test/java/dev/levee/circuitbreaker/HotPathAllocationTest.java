@@ -71,7 +71,7 @@ class HotPathAllocationTest {
         assumeSupported();
         ManualTicker ticker = new ManualTicker();
         CircuitBreaker breaker = CircuitBreaker.of("alloc", CircuitBreakerConfig.builder().countWindow(100)
-                .minimumNumberOfCalls(100).failureRateThreshold(100).ticker(ticker).build());
+                .minimumNumberOfCalls(100).failureRateThreshold(1).ticker(ticker).build());
         RuntimeException failure = new RuntimeException("same instance every time");
         long bytes = allocationOf(() -> {
             for (int i = 0; i < CALLS; i++) {

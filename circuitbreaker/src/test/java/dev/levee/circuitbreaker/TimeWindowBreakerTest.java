@@ -5,6 +5,7 @@ import static dev.levee.circuitbreaker.Fixture.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.circuitbreaker.internal.SlidingWindow;
+import dev.levee.circuitbreaker.internal.TripRules;
 import dev.levee.circuitbreaker.internal.TimeWindow;
 import org.junit.jupiter.api.Test;
 
@@ -92,7 +93,7 @@ class TimeWindowBreakerTest {
         long totals = w.totals(0L);
         double rate = SlidingWindow.failures(totals) * 100.0 / SlidingWindow.calls(totals);
         assertThat(rate).isBetween(24.99, 25.01);
-        assertThat(w.breaches(0L, 1_000_000, 24.99, 100)).isEqualTo(SlidingWindow.FAILURE_RATE);
+        assertThat(new TripRules(1_000_000, 0.2499, 1, 0).breaches(totals)).isEqualTo(TripRules.FAILURE_RATE);
     }
 
     @Test

@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Restoring installs exactly the captured deadline (not the earlier of it and the worker's), and
- * closing the scope restores the worker's own context. Immutable; safe to restore on many threads.
+ * closing the scope restores the worker's own context — every part of it, even when a propagator's
+ * scope throws on close (that exception is rethrown after everything is restored), so a pooled worker
+ * never keeps a captured deadline into its next, unrelated task. Immutable; safe to restore on many threads.
  */
 public final class ContextSnapshot {
     private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
@@ -93,16 +95,42 @@ public final class ContextSnapshot {
                 opened++;
             }
         } catch (RuntimeException | Error e) {
-            closeAll(scopes, opened);
+            try {
+                closeAll(scopes, opened);
+            } catch (RuntimeException | Error closing) {
+                if (closing != e) {
+                    e.addSuppressed(closing);
+                }
+            }
             throw e;
         }
         int count = opened;
         return () -> closeAll(scopes, count);
     }
 
+    /**
+     * Closes the scopes innermost first. Each close runs even if an earlier one threw, so a propagator
+     * whose scope throws can never leave the captured deadline (scope 0, closed last) attached to a
+     * pooled worker; the first exception is rethrown with the others suppressed.
+     */
     private static void closeAll(ContextScope[] scopes, int count) {
+        Throwable first = null;
         for (int i = count - 1; i >= 0; i--) {
-            scopes[i].close();
+            try {
+                scopes[i].close();
+            } catch (RuntimeException | Error e) {
+                if (first == null) {
+                    first = e;
+                } else if (first != e) {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first instanceof RuntimeException) {
+            throw (RuntimeException) first;
+        }
+        if (first != null) {
+            throw (Error) first;
         }
     }
 

@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 public final class Deadline implements Comparable<Deadline> {
-    private static final ThreadLocal<Deadline> CURRENT = new ThreadLocal<>();
+    /** The innermost scope opened on this thread; its chain of parents is the thread's deadline stack. */
+    private static final ThreadLocal<DeadlineScope> CURRENT = new ThreadLocal<>();
 
     private final Ticker ticker;
     private final long instantNanos;
@@ -91,7 +92,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @return the current deadline
      */
     public static Optional<Deadline> current() {
-        return Optional.ofNullable(CURRENT.get());
+        return Optional.ofNullable(currentOrNull());
     }
 
     /**
@@ -100,7 +101,46 @@ public final class Deadline implements Comparable<Deadline> {
      * @return the current deadline or null
      */
     public static @Nullable Deadline currentOrNull() {
-        return CURRENT.get();
+        DeadlineScope top = CURRENT.get();
+        if (top == null) {
+            return null;
+        }
+        // Fast path: no scope of the chain was closed out of order or from another thread.
+        for (DeadlineScope s = top; s != null; s = s.parent) {
+            if (s.closed) {
+                return recompute(top);
+            }
+            if (s.exact) {
+                break;
+            }
+        }
+        return top.effective;
+    }
+
+    /**
+     * The current deadline when a scope of the chain was closed out of turn: the earlier of the open
+     * scopes' own deadlines, down to the first open exact (restored) one. Drops closed scopes from the
+     * top of the chain while at it, so a misused scope is not visited again.
+     */
+    private static @Nullable Deadline recompute(DeadlineScope top) {
+        DeadlineScope open = top;
+        while (open != null && open.closed) {
+            open = open.parent;
+        }
+        if (open != top) {
+            CURRENT.set(open);
+        }
+        Deadline result = null;
+        for (DeadlineScope s = open; s != null; s = s.parent) {
+            if (s.closed) {
+                continue;
+            }
+            result = earliest(result, s.own);
+            if (s.exact) {
+                break;
+            }
+        }
+        return result;
     }
 
     /**
@@ -111,10 +151,11 @@ public final class Deadline implements Comparable<Deadline> {
      * @return the scope; closing restores the previous current deadline
      */
     public ContextScope attach() {
-        Deadline previous = CURRENT.get();
+        Deadline previous = currentOrNull();
         Deadline effective = previous == null ? this : previous.earlierOf(this);
-        CURRENT.set(effective);
-        return new DeadlineScope(previous, effective);
+        DeadlineScope scope = new DeadlineScope(CURRENT.get(), this, effective, false);
+        CURRENT.set(scope);
+        return scope;
     }
 
     /**
@@ -124,9 +165,9 @@ public final class Deadline implements Comparable<Deadline> {
      * @return a scope that restores the previous value
      */
     static ContextScope restore(@Nullable Deadline deadline) {
-        Deadline previous = CURRENT.get();
-        CURRENT.set(deadline);
-        return new DeadlineScope(previous, deadline);
+        DeadlineScope scope = new DeadlineScope(CURRENT.get(), deadline, deadline, true);
+        CURRENT.set(scope);
+        return scope;
     }
 
     /**
@@ -258,16 +299,34 @@ public final class Deadline implements Comparable<Deadline> {
         return Nanos.of(d);
     }
 
-    /** Restores the previous current deadline when closed. */
+    /**
+     * One attached (or restored) deadline on a thread's stack. Closing it in turn, on its thread, makes
+     * its parent current again. Misuse is reported with an {@link IllegalStateException} and never
+     * leaves a stale deadline behind:
+     * <ul>
+     *   <li>closed out of order (an inner scope is still open): this scope stops applying at once; the
+     *       inner scopes keep their own deadlines; closing them later restores correctly;</li>
+     *   <li>closed on another thread: this scope is marked closed, and the owner thread stops seeing
+     *       its deadline at its next lookup (a thread-local cannot be changed from outside).</li>
+     * </ul>
+     */
     private static final class DeadlineScope implements ContextScope {
-        private final @Nullable Deadline previous;
-        private final @Nullable Deadline installed;
-        private final Thread owner = Thread.currentThread();
-        private boolean closed;
+        /** The scope that was current when this one opened (possibly since closed). */
+        final @Nullable DeadlineScope parent;
+        /** The deadline this scope asked for: attached, or restored exactly (null for none). */
+        final @Nullable Deadline own;
+        /** What became current when it opened: {@code own}, or the earlier of it and the parent's. */
+        final @Nullable Deadline effective;
+        /** Restored exactly: the scopes below do not apply while this one is open. */
+        final boolean exact;
+        final Thread owner = Thread.currentThread();
+        volatile boolean closed;
 
-        DeadlineScope(@Nullable Deadline previous, @Nullable Deadline installed) {
-            this.previous = previous;
-            this.installed = installed;
+        DeadlineScope(@Nullable DeadlineScope parent, @Nullable Deadline own, @Nullable Deadline effective, boolean exact) {
+            this.parent = parent;
+            this.own = own;
+            this.effective = effective;
+            this.exact = exact;
         }
 
         @Override
@@ -275,17 +334,32 @@ public final class Deadline implements Comparable<Deadline> {
             if (closed) {
                 return;
             }
+            closed = true;
             if (Thread.currentThread() != owner) {
                 throw new IllegalStateException("Deadline scope must be closed on the thread that opened it ("
-                        + owner.getName() + ") but was closed on " + Thread.currentThread().getName());
+                        + owner.getName() + ") but was closed on " + Thread.currentThread().getName()
+                        + "; its deadline no longer applies on " + owner.getName());
             }
-            closed = true;
-            CURRENT.set(previous);
+            DeadlineScope top = CURRENT.get();
+            while (top != null && top != this && top.closed) {
+                top = top.parent;
+            }
+            if (top == this) {
+                DeadlineScope open = parent;
+                while (open != null && open.closed) {
+                    open = open.parent;
+                }
+                CURRENT.set(open);
+                return;
+            }
+            throw new IllegalStateException("Deadline scopes must be closed in reverse order of opening: " + this
+                    + " was closed while a scope opened after it is still open; its deadline no longer applies "
+                    + "and the inner scopes keep theirs");
         }
 
         @Override
         public String toString() {
-            return "DeadlineScope[" + installed + "]";
+            return "DeadlineScope[" + own + "]";
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -78,6 +79,47 @@ public interface Gate extends Policy {
         if (!tryAcquire(nowNanos)) {
             throw rejection(nowNanos);
         }
+    }
+
+    /**
+     * Acquires a permit for an asynchronous call without ever blocking the calling thread. This is
+     * what {@code executeAsync} and pipelines call.
+     *
+     * <ul>
+     *   <li>A permit available now: returns {@link #granted()} (compare by identity); nothing is
+     *       allocated.</li>
+     *   <li>Refused now: a stage failed with the rejection.</li>
+     *   <li>A gate configured to wait (a bulkhead with {@code maxWait}, a queueing limiter) returns a
+     *       pending stage and <em>schedules</em> the wait: the stage completes when the permit is
+     *       granted, or fails with the rejection when the wait ends (its maximum wait or the current
+     *       {@link Deadline}). The thread that completes it is never a Levee timer thread: completions
+     *       are handed to an executor, so the user's call never runs on the scheduler.</li>
+     * </ul>
+     * A completed permit is owned by the caller: exactly one completion method must follow, as after
+     * {@link #acquire(long)}.
+     *
+     * <p>The default never waits: it grants if {@link #tryAcquire(long)} does and refuses otherwise. A
+     * gate that overrides {@link #acquire(long)} to wait must override this too, or its asynchronous
+     * callers are refused instead of waiting (they are never blocked).
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return {@link #granted()}, a failed stage, or a stage that completes when the permit is granted
+     */
+    default CompletionStage<Void> acquireAsync(long nowNanos) {
+        if (tryAcquire(nowNanos)) {
+            return granted();
+        }
+        return CompletableFuture.failedFuture(rejection(nowNanos));
+    }
+
+    /**
+     * The stage {@link #acquireAsync(long)} returns for a permit granted at once. It is shared and
+     * already complete; callers test for it by identity to skip composing a stage.
+     *
+     * @return the shared granted stage
+     */
+    static CompletionStage<Void> granted() {
+        return GateRunner.GRANTED;
     }
 
     /**

@@ -4,13 +4,29 @@ import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The permit protocol around a call, for one gate or a fused group of consecutive gates that share
  * a ticker. One clock reading before the call and one after; nothing allocated on the synchronous
  * path.
+ *
+ * <p><b>Every gate is completed.</b> A completion can throw — most often a user's classifier
+ * predicate inside a breaker's {@code onFailure}. Each completion runs in its own try/catch, so the
+ * other gates of the run are still completed (a fused bulkhead still gets its slot back, a breaker
+ * still records its probe), and the caller gets the call's own outcome: its result, or exactly the
+ * exception it threw with the completion's exception attached as suppressed. The completion's
+ * exception is logged at WARN. Only an {@link Error} thrown by a completion replaces the outcome, as an
+ * error is never swallowed (the call's failure is then suppressed on it). The retry module treats a
+ * throwing callback the same way.
  */
 final class GateRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(GateRunner.class);
+    /** What {@link Gate#granted()} returns: complete, and a minimal stage so nobody can complete it again. */
+    static final CompletionStage<Void> GRANTED = CompletableFuture.completedStage(null);
+
     private GateRunner() {}
 
     static <T, E extends Throwable> T execute(Gate gate, Chain next, CheckedSupplier<T, E> call) throws E {
@@ -22,31 +38,68 @@ final class GateRunner {
             result = next.proceed(call);
         } catch (Throwable t) {
             long end = ticker.read();
-            gate.onFailureAt(end, end - start, t);
+            Throwable thrown = failure(gate, end, end - start, t, null);
+            if (thrown != null) {
+                completionFailed(thrown, t);
+            }
             throw t;
         }
         long end = ticker.read();
-        gate.onResultAt(end, end - start, result);
+        Throwable thrown = success(gate, end, end - start, result, null);
+        if (thrown != null) {
+            completionFailed(thrown, null);
+        }
         return result;
     }
 
     static <T> CompletionStage<T> executeAsync(Gate gate, Chain next, Supplier<? extends CompletionStage<T>> call) {
         Ticker ticker = gate.ticker();
         long start = ticker.read();
+        CompletionStage<Void> permit;
         try {
-            gate.acquire(start);
-        } catch (RejectedException rejected) {
-            return CompletableFuture.failedFuture(rejected);
+            permit = gate.acquireAsync(start);
+        } catch (Throwable t) {
+            return CompletableFuture.failedFuture(t);
         }
-        CompletionStage<T> stage = next.proceedAsync(call);
-        return stage.whenComplete((result, failure) -> {
-            long end = ticker.read();
-            if (failure != null) {
-                gate.onFailureAt(end, end - start, Exceptions.unwrap(failure));
+        if (permit != GRANTED) {
+            // The gate waits (asynchronously) or refused: continue when the permit arrives. The call's
+            // latency counts from the grant.
+            CompletableFuture<T> out = new CompletableFuture<>();
+            permit.whenComplete((ignored, refused) -> {
+                if (refused != null) {
+                    out.completeExceptionally(Exceptions.unwrap(refused));
+                } else {
+                    relay(runAsync(gate, ticker, ticker.read(), next, call), out);
+                }
+            });
+            return out;
+        }
+        return runAsync(gate, ticker, start, next, call);
+    }
+
+    private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
+        from.whenComplete((r, f) -> {
+            if (f != null) {
+                to.completeExceptionally(Exceptions.unwrap(f));
             } else {
-                gate.onResultAt(end, end - start, result);
+                to.complete(r);
             }
         });
+    }
+
+    private static <T> CompletionStage<T> runAsync(
+            Gate gate, Ticker ticker, long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        CompletionStage<T> stage = next.proceedAsync(call);
+        CompletableFuture<T> out = new CompletableFuture<>();
+        stage.whenComplete((result, failure) -> {
+            long end = ticker.read();
+            Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
+            Throwable thrown = cause != null
+                    ? failure(gate, end, end - start, cause, null)
+                    : success(gate, end, end - start, result, null);
+            settle(out, result, failure, cause, thrown);
+        });
+        return out;
     }
 
     /** Runs a call through consecutive gates: acquire outermost first, release innermost first. */
@@ -59,14 +112,22 @@ final class GateRunner {
             result = next.proceed(call);
         } catch (Throwable t) {
             long end = ticker.read();
+            Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
-                gates[i].onFailureAt(end, end - start, t);
+                thrown = failure(gates[i], end, end - start, t, thrown);
+            }
+            if (thrown != null) {
+                completionFailed(thrown, t);
             }
             throw t;
         }
         long end = ticker.read();
+        Throwable thrown = null;
         for (int i = gates.length - 1; i >= 0; i--) {
-            gates[i].onResultAt(end, end - start, result);
+            thrown = success(gates[i], end, end - start, result, thrown);
+        }
+        if (thrown != null) {
+            completionFailed(thrown, null);
         }
         return result;
     }
@@ -83,7 +144,7 @@ final class GateRunner {
         try {
             b.acquire(start);
         } catch (Throwable refused) {
-            a.onIgnoredAt(start);
+            ignore(a, start, refused);
             throw refused;
         }
         T result;
@@ -91,13 +152,19 @@ final class GateRunner {
             result = next.proceed(call);
         } catch (Throwable t) {
             long end = ticker.read();
-            b.onFailureAt(end, end - start, t);
-            a.onFailureAt(end, end - start, t);
+            Throwable thrown = failure(b, end, end - start, t, null);
+            thrown = failure(a, end, end - start, t, thrown);
+            if (thrown != null) {
+                completionFailed(thrown, t);
+            }
             throw t;
         }
         long end = ticker.read();
-        b.onResultAt(end, end - start, result);
-        a.onResultAt(end, end - start, result);
+        Throwable thrown = success(b, end, end - start, result, null);
+        thrown = success(a, end, end - start, result, thrown);
+        if (thrown != null) {
+            completionFailed(thrown, null);
+        }
         return result;
     }
 
@@ -109,14 +176,14 @@ final class GateRunner {
         try {
             b.acquire(start);
         } catch (Throwable refused) {
-            a.onIgnoredAt(start);
+            ignore(a, start, refused);
             throw refused;
         }
         try {
             c.acquire(start);
         } catch (Throwable refused) {
-            b.onIgnoredAt(start);
-            a.onIgnoredAt(start);
+            ignore(b, start, refused);
+            ignore(a, start, refused);
             throw refused;
         }
         T result;
@@ -124,37 +191,190 @@ final class GateRunner {
             result = next.proceed(call);
         } catch (Throwable t) {
             long end = ticker.read();
-            c.onFailureAt(end, end - start, t);
-            b.onFailureAt(end, end - start, t);
-            a.onFailureAt(end, end - start, t);
+            Throwable thrown = failure(c, end, end - start, t, null);
+            thrown = failure(b, end, end - start, t, thrown);
+            thrown = failure(a, end, end - start, t, thrown);
+            if (thrown != null) {
+                completionFailed(thrown, t);
+            }
             throw t;
         }
         long end = ticker.read();
-        c.onResultAt(end, end - start, result);
-        b.onResultAt(end, end - start, result);
-        a.onResultAt(end, end - start, result);
+        Throwable thrown = success(c, end, end - start, result, null);
+        thrown = success(b, end, end - start, result, thrown);
+        thrown = success(a, end, end - start, result, thrown);
+        if (thrown != null) {
+            completionFailed(thrown, null);
+        }
         return result;
     }
 
     static <T> CompletionStage<T> executeAsync(
             Gate[] gates, Ticker ticker, Chain next, Supplier<? extends CompletionStage<T>> call) {
         long start = ticker.read();
-        try {
-            acquireAll(gates, start);
-        } catch (RejectedException rejected) {
-            return CompletableFuture.failedFuture(rejected);
+        long[] starts = null;
+        for (int i = 0; i < gates.length; i++) {
+            CompletionStage<Void> permit;
+            try {
+                permit = gates[i].acquireAsync(start);
+            } catch (Throwable t) {
+                releaseAcquired(gates, i, start, starts, t);
+                return CompletableFuture.failedFuture(t);
+            }
+            if (permit != GRANTED) {
+                // A gate waits or refused: finish acquiring when its permit arrives. Each gate keeps
+                // the reading its acquire was given, for onIgnoredAt and its latency.
+                long[] readings = new long[gates.length];
+                java.util.Arrays.fill(readings, 0, i + 1, start);
+                return continueAcquiring(gates, ticker, i, permit, readings, next, call);
+            }
         }
-        return next.proceedAsync(call).whenComplete((result, failure) -> {
-            long end = ticker.read();
-            Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
-            for (int i = gates.length - 1; i >= 0; i--) {
-                if (cause != null) {
-                    gates[i].onFailureAt(end, end - start, cause);
-                } else {
-                    gates[i].onResultAt(end, end - start, result);
+        return runAllAsync(gates, ticker, null, start, next, call);
+    }
+
+    /** The slow path of the fused asynchronous acquire: gate {@code index} answered with a pending stage. */
+    private static <T> CompletionStage<T> continueAcquiring(Gate[] gates, Ticker ticker, int index,
+            CompletionStage<Void> permit, long[] starts, Chain next, Supplier<? extends CompletionStage<T>> call) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        permit.whenComplete((ignored, refused) -> {
+            if (refused != null) {
+                releaseAcquired(gates, index, 0L, starts, refused);
+                out.completeExceptionally(Exceptions.unwrap(refused));
+                return;
+            }
+            for (int i = index + 1; i < gates.length; i++) {
+                long now = ticker.read();
+                starts[i] = now;
+                CompletionStage<Void> next2;
+                try {
+                    next2 = gates[i].acquireAsync(now);
+                } catch (Throwable t) {
+                    releaseAcquired(gates, i, 0L, starts, t);
+                    out.completeExceptionally(t);
+                    return;
+                }
+                if (next2 != GRANTED) {
+                    relay(continueAcquiring(gates, ticker, i, next2, starts, next, call), out);
+                    return;
                 }
             }
+            relay(runAllAsync(gates, ticker, starts, 0L, next, call), out);
         });
+        return out;
+    }
+
+    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts, long start,
+            Chain next, Supplier<? extends CompletionStage<T>> call) {
+        CompletionStage<T> stage = next.proceedAsync(call);
+        CompletableFuture<T> out = new CompletableFuture<>();
+        stage.whenComplete((result, failure) -> {
+            long end = ticker.read();
+            Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
+            Throwable thrown = null;
+            for (int i = gates.length - 1; i >= 0; i--) {
+                long s = starts == null ? start : starts[i];
+                thrown = cause != null
+                        ? failure(gates[i], end, end - s, cause, thrown)
+                        : success(gates[i], end, end - s, result, thrown);
+            }
+            settle(out, result, failure, cause, thrown);
+        });
+        return out;
+    }
+
+    /** Completes the caller's stage with the call's outcome; a completion's exception is suppressed and logged. */
+    private static <T> void settle(CompletableFuture<T> out, @Nullable T result, @Nullable Throwable failure,
+            @Nullable Throwable cause, @Nullable Throwable thrown) {
+        if (thrown != null) {
+            try {
+                completionFailed(thrown, cause);
+            } catch (Error e) {
+                out.completeExceptionally(e);
+                return;
+            }
+        }
+        if (failure != null) {
+            out.completeExceptionally(cause);
+        } else {
+            out.complete(result);
+        }
+    }
+
+    /** Gate {@code g}'s failure completion, isolated: returns what it threw (merged into {@code pending}). */
+    private static @Nullable Throwable failure(Gate g, long end, long latency, Throwable t, @Nullable Throwable pending) {
+        try {
+            g.onFailureAt(end, latency, t);
+            return pending;
+        } catch (Throwable thrown) {
+            return merge(pending, thrown);
+        }
+    }
+
+    /** Gate {@code g}'s result completion, isolated: returns what it threw (merged into {@code pending}). */
+    @SuppressWarnings("NullAway") // Gate.onResultAt documents a possibly-null result; its SPI is not annotated yet
+    private static @Nullable Throwable success(Gate g, long end, long latency, @Nullable Object result,
+            @Nullable Throwable pending) {
+        try {
+            g.onResultAt(end, latency, result);
+            return pending;
+        } catch (Throwable thrown) {
+            return merge(pending, thrown);
+        }
+    }
+
+    private static void ignore(Gate g, long start, Throwable refused) {
+        try {
+            g.onIgnoredAt(start);
+        } catch (Throwable thrown) {
+            if (thrown != refused) {
+                refused.addSuppressed(thrown);
+            }
+        }
+    }
+
+    /** Keeps the first completion failure, an Error over an exception; the other is suppressed on it. */
+    private static Throwable merge(@Nullable Throwable pending, Throwable thrown) {
+        if (pending == null) {
+            return thrown;
+        }
+        if (thrown instanceof Error && !(pending instanceof Error)) {
+            thrown.addSuppressed(pending);
+            return thrown;
+        }
+        if (pending != thrown) {
+            pending.addSuppressed(thrown);
+        }
+        return pending;
+    }
+
+    /**
+     * A gate's completion threw after the call ended. The call's outcome stands: its failure carries the
+     * completion's exception as suppressed, a result is returned as is; the exception is logged at WARN.
+     * An {@link Error} is never swallowed: it is thrown, with the call's failure suppressed on it.
+     *
+     * @param thrown what the completion threw
+     * @param callFailure what the call threw, or null if it returned
+     */
+    private static void completionFailed(Throwable thrown, @Nullable Throwable callFailure) {
+        if (thrown instanceof Error) {
+            if (callFailure != null && callFailure != thrown) {
+                thrown.addSuppressed(callFailure);
+            }
+            throw (Error) thrown;
+        }
+        if (callFailure != null && callFailure != thrown) {
+            callFailure.addSuppressed(thrown);
+        }
+        LOG.warn("A gate's completion threw after the call {}; every gate was still completed and the call's "
+                + "outcome kept", callFailure != null ? "failed with " + callFailure : "returned", thrown);
+    }
+
+    /** Releases gates {@code [0, acquired)} as ignored after a later one refused or threw. */
+    private static void releaseAcquired(Gate[] gates, int acquired, long start, long @Nullable [] starts,
+            Throwable refused) {
+        for (int i = acquired - 1; i >= 0; i--) {
+            ignore(gates[i], starts == null ? start : starts[i], refused);
+        }
     }
 
     /** Acquires every gate in order; if one refuses (or throws), releases those already passed as ignored. */
@@ -165,9 +385,7 @@ final class GateRunner {
                 gates[acquired].acquire(start);
             }
         } catch (Throwable t) {
-            for (int i = acquired - 1; i >= 0; i--) {
-                gates[i].onIgnoredAt(start);
-            }
+            releaseAcquired(gates, acquired, start, null, t);
             throw t;
         }
     }

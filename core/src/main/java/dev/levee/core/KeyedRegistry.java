@@ -7,6 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -61,6 +63,13 @@ public final class KeyedRegistry<K, P> {
     /** Reserved slots: entries present plus creations in progress; never above maxEntries. */
     private final AtomicInteger reserved = new AtomicInteger();
     private final AtomicLong insertions = new AtomicLong();
+    /**
+     * Inserters parked in {@link #reserveSlot} because every present entry is still being created.
+     * Publishing an entry or freeing a slot signals them only when this is non-zero.
+     */
+    private final AtomicInteger slotWaiters = new AtomicInteger();
+    private final ReentrantLock slotLock = new ReentrantLock();
+    private final Condition slotChanged = slotLock.newCondition();
     private final AtomicLong evictions = new AtomicLong();
 
     private KeyedRegistry(Builder b, Function<? super K, ? extends P> factory) {
@@ -125,6 +134,7 @@ public final class KeyedRegistry<K, P> {
         entry.removed = true;
         reserved.decrementAndGet();
         clock.remove(entry);
+        slotChanged();
         return true;
     }
 
@@ -196,14 +206,17 @@ public final class KeyedRegistry<K, P> {
             });
         } catch (RuntimeException | Error e) {
             reserved.decrementAndGet();
+            slotChanged();
             throw e;
         }
         if (winner != created) {
             reserved.decrementAndGet();
+            slotChanged();
             touch(winner, now);
             return winner.value;
         }
         clock.offer(created);
+        slotChanged();
         if (insertions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweepIdle(now);
         }
@@ -211,15 +224,64 @@ public final class KeyedRegistry<K, P> {
     }
 
     private void reserveSlot(long now) {
-        while (true) {
-            int current = reserved.get();
-            if (current < maxEntries) {
-                if (reserved.compareAndSet(current, current + 1)) {
-                    return;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                int current = reserved.get();
+                if (current < maxEntries) {
+                    if (reserved.compareAndSet(current, current + 1)) {
+                        return;
+                    }
+                } else if (!evictOne(now)) {
+                    // Every present entry is being created by another thread right now: park until one
+                    // is published or a slot is freed, instead of burning a core while a slow factory runs.
+                    interrupted |= awaitSlotChange();
                 }
-            } else if (!evictOne(now)) {
-                // Every present entry is being created by another thread right now; wait for one.
-                Thread.onSpinWait();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Parks until an entry is published to the clock or a reserved slot is freed. The waiter counts
+     * itself, then re-checks; a publisher changes the state, then reads the count: one of the two sees
+     * the other, and the signal is sent under the lock, so no wake-up is lost. The park is bounded
+     * (1 ms) as a safety net. Not interruptible ({@link #get} is not): an interrupt is kept and restored.
+     *
+     * @return whether the thread was interrupted while parked
+     */
+    @SuppressWarnings("WaitNotInLoop") // a bounded wait: the caller loops and re-checks the slots after every return
+    private boolean awaitSlotChange() {
+        slotLock.lock();
+        try {
+            slotWaiters.incrementAndGet();
+            try {
+                if (reserved.get() < maxEntries || !clock.isEmpty()) {
+                    return false;
+                }
+                slotChanged.awaitNanos(1_000_000L);
+                return false;
+            } catch (InterruptedException e) {
+                return true;
+            } finally {
+                slotWaiters.decrementAndGet();
+            }
+        } finally {
+            slotLock.unlock();
+        }
+    }
+
+    /** Wakes inserters parked in {@link #awaitSlotChange}; costs one volatile read when none is. */
+    private void slotChanged() {
+        if (slotWaiters.get() != 0) {
+            slotLock.lock();
+            try {
+                slotChanged.signalAll();
+            } finally {
+                slotLock.unlock();
             }
         }
     }
@@ -279,6 +341,7 @@ public final class KeyedRegistry<K, P> {
             // Free the slot only after the listener ran, so a replacement policy is never created
             // while the evicted one is still being closed.
             reserved.decrementAndGet();
+            slotChanged();
         }
         return true;
     }

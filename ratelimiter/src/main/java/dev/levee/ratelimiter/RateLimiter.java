@@ -163,7 +163,7 @@ public interface RateLimiter extends Gate {
      * @param permits how many, at least 1
      * @param maxWait the longest wait; zero means do not wait
      * @throws RateLimitedException if refused (with {@code retryAfter}) or interrupted while waiting
-     *     (the interrupt flag is then set; permits already reserved are spent)
+     *     (the interrupt flag is then set; permits it had booked are given back)
      */
     void acquire(int permits, Duration maxWait);
 

@@ -99,6 +99,25 @@ class AcquireTest {
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
     }
 
+    /** Issue 12, bug 13: the permits an interrupted waiter booked go back, so the next caller gets them. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = RateLimitAlgorithm.class,
+            names = {"GCRA", "TOKEN_BUCKET", "LEAKY_BUCKET"})
+    void anInterruptedWaiterGivesBackThePermitsItBooked(RateLimitAlgorithm algorithm) {
+        RateLimiter limiter = limiter(algorithm, Duration.ZERO);
+        long start = ticker.read();
+        limiter.acquire(1, Duration.ZERO);
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> limiter.acquire(1, Duration.ofSeconds(1)))
+                .isInstanceOf(RateLimitedException.class).hasMessageContaining("interrupted");
+        assertThat(Thread.interrupted()).isTrue();
+        assertThat(ticker.read()).isEqualTo(start); // nothing slept
+        // The permit due at start + T was booked by the interrupted waiter and never used.
+        assertThat(limiter.tryAcquire(1, start + T - 1)).isFalse();
+        assertThat(limiter.tryAcquire(1, start + T)).as("the booked permit is free again").isTrue();
+        assertThat(limiter.tryAcquire(1, start + T)).isFalse();
+    }
+
     @Test
     void theLeakyBucketQueuesCallersAtAConstantRate() {
         RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("leaky")

@@ -8,15 +8,18 @@ import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * One asynchronous call through a {@link Retry}: attempts chained by completion callbacks, backoffs
- * waited on the {@link Scheduler}, so no thread is blocked. The caller's context (its current
- * {@link dev.levee.core.Deadline}) is captured once and restored around every later attempt and
- * decision. Cancelling the returned future cancels a pending backoff and the attempt in flight, and
+ * waited on the {@link Scheduler}, so no thread is blocked. When a backoff elapses, the scheduler's
+ * thread only hands the next attempt to the executor ({@link RetryConfig#executor()}, by default the
+ * first attempt's stage's default async executor): a timer thread never runs user code. The
+ * caller's context (its current {@link dev.levee.core.Deadline}) is captured once and restored around
+ * every later attempt and decision. Cancelling the returned future cancels a pending backoff and the attempt in flight, and
  * no further attempt starts.
  *
  * <p>Package-private: reached through {@link Retry#executeAsync}.
@@ -27,6 +30,13 @@ import java.util.function.Supplier;
 // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     private final Retry retry;
+    /** Where attempts after a backoff run; set from the first attempt's stage when not configured. */
+    private Executor executor;
+    /** The scheduler's task: hands the attempt to {@link #executor}, nothing else. */
+    private final Runnable handOver = this::handOver;
+    /** The outcome that made the pending retry necessary, kept to give up with if the executor refuses. */
+    private Throwable lastFailure;
+    private T lastValue;
     private final Chain next;
     private final Supplier<? extends CompletionStage<T>> call;
     private final ContextSnapshot context;
@@ -53,6 +63,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
         this.call = call;
         this.context = ContextSnapshot.capture();
         this.start = start;
+        this.executor = retry.config().executor();
     }
 
     static <T> CompletionStage<T> start(Retry retry, Chain next, Supplier<? extends CompletionStage<T>> call) {
@@ -84,6 +95,9 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             stage = CompletableFuture.failedFuture(t);
         }
         inFlight = stage;
+        if (executor == null) {
+            executor = stage instanceof CompletableFuture<?> future ? future.defaultExecutor() : result.defaultExecutor();
+        }
         if (result.isDone()) {
             // Cancelled while the attempt was starting: finished() may have read inFlight before it was set.
             cancel(stage);
@@ -93,7 +107,30 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     }
 
     /**
-     * A backoff elapsed: the next attempt, in the caller's context. The retry withdrawn for it is
+     * A backoff elapsed, on the scheduler's thread: hand the next attempt to the executor. If the
+     * executor refuses it, the call gives up with the last outcome (the refusal added as suppressed)
+     * and the retry withdrawn for the attempt is returned.
+     */
+    private void handOver() {
+        try {
+            executor.execute(this);
+        } catch (RuntimeException refused) {
+            retry.retryEnded();
+            Throwable failure = lastFailure;
+            retry.recordGiveUp(GiveUpReason.NOT_RETRYABLE, attempt - 1, failure, lastValue);
+            if (failure != null) {
+                if (failure != refused) {
+                    failure.addSuppressed(refused);
+                }
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(lastValue);
+            }
+        }
+    }
+
+    /**
+     * A backoff elapsed and the executor runs the next attempt, in the caller's context. The retry withdrawn for it is
      * returned by {@link #accept} when the attempt ends, or here if no attempt starts; a backoff whose
      * task runs was not cancelled, so {@link #cancelPending()} did not return it.
      */
@@ -146,7 +183,9 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
         }
         int nextAttempt = ++attempt;
         previousDelay = delay;
-        Scheduler.Cancellable handle = retry.config().scheduler().schedule(this, delay);
+        lastFailure = failure;
+        lastValue = value;
+        Scheduler.Cancellable handle = retry.config().scheduler().schedule(handOver, delay);
         if (storePending(new PendingBackoff(nextAttempt, handle)) && result.isDone()) {
             cancelPending();
         }

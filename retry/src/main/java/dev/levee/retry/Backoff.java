@@ -41,25 +41,44 @@ public interface Backoff {
     /**
      * The same delay before every retry.
      *
-     * @param delay at least zero
+     * @param delay greater than zero; for no delay at all say so with {@link #none()}
      * @return the backoff
+     * @throws dev.levee.core.InvalidConfigException if the delay is zero or negative (a zero delay
+     *         turns a failing call into a hot loop)
      */
     static Backoff constant(Duration delay) {
         Validate.nonNegative("Backoff.constant", "delay", delay);
+        Validate.check(!delay.isZero(), "Backoff.constant", "delay", "> 0 " + ConstantBackoff.HOT_LOOP, delay);
         return new ConstantBackoff(Deadline.saturatedNanos(delay));
+    }
+
+    /**
+     * No delay between attempts, chosen on purpose: retries follow failures at once. Only for calls
+     * whose failures are independent of load (a lost race, an optimistic-lock conflict) or for tests;
+     * against a struggling downstream it is a hot loop. {@code constant(ZERO)} and
+     * {@code exponential(ZERO, …)} are refused so that this is never an accident.
+     *
+     * @return the zero backoff
+     */
+    static Backoff none() {
+        return ConstantBackoff.NONE;
     }
 
     /**
      * A delay that grows by {@code increment} per retry, up to {@code max}.
      *
      * @param initial the first delay, at least zero
-     * @param increment added per retry, at least zero
+     * @param increment added per retry, at least zero; not zero when {@code initial} is zero
      * @param max the cap, at least {@code initial}
      * @return the backoff
+     * @throws dev.levee.core.InvalidConfigException on a bound violated, or when both {@code initial}
+     *         and {@code increment} are zero (a hot loop; use {@link #none()})
      */
     static Backoff linear(Duration initial, Duration increment, Duration max) {
         Validate.nonNegative("Backoff.linear", "initial", initial);
         Validate.nonNegative("Backoff.linear", "increment", increment);
+        Validate.check(!(initial.isZero() && increment.isZero()), "Backoff.linear", "initial",
+                "> 0 when increment is 0 " + ConstantBackoff.HOT_LOOP, initial);
         Validate.nonNegative("Backoff.linear", "max", max);
         Validate.check(max.compareTo(initial) >= 0, "Backoff.linear", "max", ">= initial (" + initial + ")", max);
         return new LinearBackoff(Deadline.saturatedNanos(initial), Deadline.saturatedNanos(increment),
@@ -69,13 +88,16 @@ public interface Backoff {
     /**
      * A delay multiplied by {@code multiplier} per retry, up to {@code max}.
      *
-     * @param initial the first delay, at least zero
+     * @param initial the first delay, greater than zero (a zero base would stay zero for ever)
      * @param multiplier in [1, 100]
      * @param max the cap, at least {@code initial}
      * @return the backoff
+     * @throws dev.levee.core.InvalidConfigException on a bound violated, including a zero
+     *         {@code initial} (a hot loop; use {@link #none()})
      */
     static Backoff exponential(Duration initial, double multiplier, Duration max) {
         Validate.nonNegative("Backoff.exponential", "initial", initial);
+        Validate.check(!initial.isZero(), "Backoff.exponential", "initial", "> 0 " + ConstantBackoff.HOT_LOOP, initial);
         Validate.inRange("Backoff.exponential", "multiplier", multiplier, 1.0, 100.0);
         Validate.nonNegative("Backoff.exponential", "max", max);
         Validate.check(max.compareTo(initial) >= 0, "Backoff.exponential", "max", ">= initial (" + initial + ")", max);

@@ -6,8 +6,8 @@ import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Hedge}, built by {@link #builder(String)} and validated in
@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code budget}</td><td>a private budget with {@link RetryBudgetConfig} defaults</td><td>—</td></tr>
  *   <tr><td>{@code classifier} (which answers are acceptable)</td><td>{@link Classifier#defaults()}</td><td>not null</td></tr>
  *   <tr><td>{@code executor} (synchronous form only)</td><td>a shared cached pool of daemon threads</td><td>not null</td></tr>
+ *   <tr><td>{@code asyncExecutor} (asynchronous form: starts hedges when the timer fires)</td>
+ *       <td>the default async executor ({@code ForkJoinPool.commonPool()})</td><td>—</td></tr>
  *   <tr><td>{@code ticker}, {@code scheduler}</td><td>system ones</td><td>not null</td></tr>
  * </table>
  * The adaptive default follows Dean and Barroso, "The Tail at Scale": hedge once the first request has
@@ -42,6 +44,7 @@ public final class HedgeConfig {
     private final boolean budgeted;
     private final Classifier classifier;
     private final Executor executor;
+    private final Executor asyncExecutor;
     private final Ticker ticker;
     private final Scheduler scheduler;
 
@@ -54,6 +57,7 @@ public final class HedgeConfig {
         this.budgeted = b.budgeted;
         this.classifier = b.classifier;
         this.executor = b.executor;
+        this.asyncExecutor = b.asyncExecutor;
         this.ticker = b.ticker;
         this.scheduler = b.scheduler;
     }
@@ -108,6 +112,14 @@ public final class HedgeConfig {
         return executor;
     }
 
+    /**
+     * @return where the asynchronous form starts a hedge when its timer fires, or null for the
+     *         default: the call's default async executor ({@link CompletableFuture#defaultExecutor()})
+     */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     /** @return the ticker */
     public Ticker ticker() {
         return ticker;
@@ -124,10 +136,11 @@ public final class HedgeConfig {
         private Duration delay = Duration.ofMillis(100);
         private double percentile = 95.0;
         private int maxHedges = 1;
-        private @Nullable RetryBudget budget;
+        private RetryBudget budget;
         private boolean budgeted = true;
         private Classifier classifier = Classifier.defaults();
-        private @Nullable Executor executor;
+        private Executor executor;
+        private Executor asyncExecutor;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
 
@@ -215,6 +228,20 @@ public final class HedgeConfig {
          */
         public Builder executor(Executor executor) {
             this.executor = executor;
+            return this;
+        }
+
+        /**
+         * Where {@link Hedge#executeAsync} starts a hedged attempt when the hedge timer fires: the
+         * timer's thread only hands it over, so a Levee timer thread never runs user code. By default
+         * (null) the common async executor ({@link CompletableFuture#defaultExecutor()}); tests pass
+         * {@code Runnable::run}.
+         *
+         * @param asyncExecutor the executor, or null for the default
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
             return this;
         }
 

@@ -8,6 +8,7 @@ import dev.levee.core.Scheduler;
 import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -36,15 +37,21 @@ final class HedgeExecution<T> {
     private final Launcher<T> launcher;
     private volatile Scheduler.Cancellable timer;
     private final boolean deposited;
+    /**
+     * Where the timer hands {@link #onTimer} over: the timer's thread never runs user code (the
+     * attempt, listeners). The sync form's attempts run on its executor; the async form's here.
+     */
+    private final Executor handOff;
 
     /** Starts one attempt and returns its future. */
     private interface Launcher<T> {
         CompletableFuture<T> launch();
     }
 
-    private HedgeExecution(Hedge hedge, Launcher<T> launcher) {
+    private HedgeExecution(Hedge hedge, Launcher<T> launcher, Executor handOff) {
         this.hedge = hedge;
         this.launcher = launcher;
+        this.handOff = handOff != null ? handOff : result.defaultExecutor();
         this.attempts = new AtomicReferenceArray<>(1 + hedge.config().maxHedges());
         RetryBudget budget = hedge.budget();
         this.deposited = budget != null && !budget.insideRequest();
@@ -74,7 +81,7 @@ final class HedgeExecution<T> {
             });
             hedge.config().executor().execute(task);
             return attempt;
-        });
+        }, hedge.config().executor());
         self[0] = execution;
         execution.start();
         return execution;
@@ -107,7 +114,7 @@ final class HedgeExecution<T> {
                 }
             });
             return attempt;
-        });
+        }, hedge.config().asyncExecutor());
         execution.start();
         return execution;
     }
@@ -131,9 +138,16 @@ final class HedgeExecution<T> {
             return;
         }
         long delay = hedge.currentDelayNanos();
-        timer = hedge.config().scheduler().schedule(() -> {
+        Runnable fire = () -> {
             try (ContextScope ignored = context.attach()) {
                 onTimer(delay);
+            }
+        };
+        timer = hedge.config().scheduler().schedule(() -> {
+            try {
+                handOff.execute(fire);
+            } catch (RuntimeException refused) {
+                // No hedge this time: the attempts already running still answer the call.
             }
         }, delay);
         if (result.isDone()) {

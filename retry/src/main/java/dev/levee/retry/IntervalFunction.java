@@ -21,7 +21,8 @@ public interface IntervalFunction {
      * @param retry the retry number, 1 for the first retry
      * @param failure what the last attempt threw, or null if it returned a result classified as failure
      * @param result what the last attempt returned, or null if it threw
-     * @return the delay, not null; negative counts as zero
+     * @return the delay, not null; a negative delay means "no opinion": the config's backoff and
+     *         jitter decide (never a silent zero)
      */
     Duration delay(int retry, Throwable failure, Object result);
 }

@@ -22,8 +22,10 @@ import dev.levee.retry.internal.StandardJitter;
  *   <tr><td>{@link #factor(double) factor(f)}</td><td>{@code min(cap, floor(d · (1 - f + 2f·r)))}</td>
  *       <td>{@code [d(1-f), d(1+f))}, clamped to the cap</td></tr>
  * </table>
- * Full and decorrelated jitter spread retries the most (the AWS analysis "Exponential Backoff and
- * Jitter" found both near-optimal for contention); equal and ±factor keep a minimum wait.
+ * In a reproduction of the AWS study "Exponential Backoff and Jitter" (100 clients contending for one
+ * row, {@code BackoffStudySimulationTest}), full jitter does the least work; decorrelated jitter does
+ * about 25% more and finishes sooner; no jitter does more than twice the work. Equal and ±factor keep
+ * a minimum wait.
  *
  * <p>Implementations are immutable and allocation-free; all arithmetic saturates.
  */

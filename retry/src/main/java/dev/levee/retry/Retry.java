@@ -81,6 +81,9 @@ public final class Retry implements Policy {
     private final Classifier classifier;
     private final boolean classifiesResults;
     private final Predicate<? super Throwable> abortPredicate;
+    private final Predicate<? super Throwable> retryPredicate;
+    private final Predicate<Object> abortResultPredicate;
+    private final RetryConfig.TypedBackoff[] typedBackoffs;
     private final RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
     private final RetryBudget budget;
@@ -107,6 +110,9 @@ public final class Retry implements Policy {
         this.classifier = config.classifier();
         this.classifiesResults = classifier.classifiesResults();
         this.abortPredicate = config.abortPredicate();
+        this.retryPredicate = config.retryPredicate();
+        this.abortResultPredicate = config.abortResultPredicate();
+        this.typedBackoffs = config.typedBackoffs().toArray(new RetryConfig.TypedBackoff[0]);
         this.retryAfterExtractor = config.retryAfterExtractor();
         this.maxRetryAfterNanos = config.maxRetryAfterNanos();
         this.logLevel = config.logLevel();
@@ -255,17 +261,23 @@ public final class Retry implements Policy {
         long delay;
         long hint;
         try {
-            GiveUpReason reason = failure == null ? null : nonRetryable(failure, sync);
+            GiveUpReason reason = failure == null ? nonRetryableResult(result) : nonRetryable(failure, sync);
             if (reason != null) {
                 return code(reason);
             }
             if (attempt >= maxAttempts) {
                 return code(GiveUpReason.MAX_ATTEMPTS);
             }
-            delay = intervalFunction != null
-                    ? Math.max(0L, Deadline.saturatedNanos(Objects.requireNonNull(
-                            intervalFunction.delay(attempt, failure, result), "intervalFunction returned null")))
-                    : jitter.apply(backoff.delayNanos(attempt), previousDelay, backoff.initialNanos(), backoff.maxNanos(), random);
+            delay = -1L;
+            if (intervalFunction != null) {
+                // A negative answer falls back to the backoff: never a silent zero (a hot loop).
+                delay = Deadline.saturatedNanos(Objects.requireNonNull(
+                        intervalFunction.delay(attempt, failure, result), "intervalFunction returned null"));
+            }
+            if (delay < 0) {
+                Backoff b = backoffFor(failure);
+                delay = jitter.apply(b.delayNanos(attempt), previousDelay, b.initialNanos(), b.maxNanos(), random);
+            }
             hint = retryAfterNanos(failure, result);
         } catch (Exception callbackFailure) {
             return callbackFailed(callbackFailure, failure, result);
@@ -314,6 +326,22 @@ public final class Retry implements Policy {
         return code(GiveUpReason.NOT_RETRYABLE);
     }
 
+    /** The backoff for this failure: the first matching per-type backoff, else the config's. */
+    private Backoff backoffFor(Throwable failure) {
+        if (failure != null) {
+            for (RetryConfig.TypedBackoff typed : typedBackoffs) {
+                if (typed.type().isInstance(failure)) {
+                    return typed.backoff();
+                }
+            }
+        }
+        return backoff;
+    }
+
+    private GiveUpReason nonRetryableResult(Object result) {
+        return abortResultPredicate != null && abortResultPredicate.test(result) ? GiveUpReason.ABORTED : null;
+    }
+
     private GiveUpReason nonRetryable(Throwable failure, boolean sync) {
         if (failure instanceof Error || failure instanceof InterruptedException
                 || (sync && Thread.currentThread().isInterrupted())) {
@@ -322,7 +350,10 @@ public final class Retry implements Policy {
         if (abortPredicate != null && abortPredicate.test(failure)) {
             return GiveUpReason.ABORTED;
         }
-        return classifier.classify(failure) == Outcome.FAILURE ? null : GiveUpReason.NOT_RETRYABLE;
+        if (classifier.classify(failure) != Outcome.FAILURE) {
+            return GiveUpReason.NOT_RETRYABLE;
+        }
+        return retryPredicate == null || retryPredicate.test(failure) ? null : GiveUpReason.NOT_RETRYABLE;
     }
 
     /** The longest of the Levee rejection's hint and the extractor's, in ns; 0 when none. */

@@ -20,10 +20,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code ratio · requests + minimum}, requests counted over the same ttl; with the defaults (20%,
  * 10/s, 10 s) a failing dependency sees at most 1.2× its normal load plus 100 calls per 10 s, instead
  * of {@code maxAttempts}× (27× for three layers of three attempts). Deposits and withdrawals are kept
- * in {@linkplain WindowedCounter time-bucketed counters} on the ticker, 10 to 20 buckets per ttl, and
- * rounded to whole buckets the safe way: a withdrawal counts for at least the ttl (and stops before
- * ttl + 2 buckets), a deposit for at most the ttl (and stops after ttl − 2 buckets), so the bound
- * holds exactly, at the price of an allowance a few percent below {@code ratio} in steady state.
+ * in {@linkplain WindowedCounter time-bucketed counters} on the ticker, 20 to 40 buckets per ttl, and
+ * rounded to whole buckets the safe way, <b>within 10% of the ttl for every ttl</b>: a withdrawal
+ * counts at every age up to the ttl and at no age from {@code 1.1 · ttl}; a deposit counts at every
+ * age up to {@code 0.9 · ttl} and at no age from the ttl. So the bound holds exactly, at the price of
+ * an allowance up to 10% below {@code ratio} in steady state.
  *
  * <p><b>Concurrency form</b> (optional, {@link RetryBudgetConfig.Builder#maxConcurrentRetries}): in
  * addition, retries in flight (from the withdrawal until that attempt ends) stay at most
@@ -55,10 +56,15 @@ public final class RetryBudget {
     private final AtomicLong requestsInFlight = new AtomicLong();
     private final AtomicLong retriesInFlight = new AtomicLong();
     private final LongAdder refusals = new LongAdder();
+    private final boolean unlimited;
     private final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
 
-    private RetryBudget(RetryBudgetConfig config) {
+    /** The most retries one {@link #tryRetry(int)} may ask for. */
+    public static final int MAX_WITHDRAWAL = 1_000_000;
+
+    private RetryBudget(RetryBudgetConfig config, boolean unlimited) {
         this.config = config;
+        this.unlimited = unlimited;
         this.ticker = config.ticker();
         this.deposits = new WindowedCounter(config.ttlNanos(), ticker);
         this.withdrawals = new WindowedCounter(config.ttlNanos(), ticker);
@@ -74,7 +80,24 @@ public final class RetryBudget {
      * @return the budget
      */
     public static RetryBudget of(RetryBudgetConfig config) {
-        return new RetryBudget(Objects.requireNonNull(config, "config"));
+        return new RetryBudget(Objects.requireNonNull(config, "config"), false);
+    }
+
+    /**
+     * A budget that allows every retry, for tests and for code that must share a budget's API
+     * without its limit. It still counts deposits, withdrawals and retries in flight, so a test can
+     * read what a real budget would have seen; it never refuses.
+     *
+     * @param name the budget's name
+     * @return the unlimited budget, on the system ticker
+     */
+    public static RetryBudget unlimited(String name) {
+        return new RetryBudget(RetryBudgetConfig.ofDefaults(name), true);
+    }
+
+    /** @return true for {@link #unlimited(String)}: the budget never refuses */
+    public boolean isUnlimited() {
+        return unlimited;
     }
 
     /**
@@ -119,7 +142,24 @@ public final class RetryBudget {
      * @return true if the retry is within the budget
      */
     public boolean tryRetry() {
-        if (limitsConcurrency && !reserveConcurrentRetry()) {
+        return tryRetry(1);
+    }
+
+    /**
+     * Asks for {@code n} retries at once (a fan-out of hedges, a batch re-sent): all of them or none.
+     * On true the caller makes them and calls {@link #onRetryEnd(int)} (or {@link #onRetryEnd()} once
+     * per retry) as they end; on false it makes none. A refusal is counted once.
+     *
+     * @param n the retries wanted, in [1, 1e6]
+     * @return true if all {@code n} retries are within the budget
+     * @throws IllegalArgumentException if {@code n} is out of range
+     */
+    public boolean tryRetry(int n) {
+        if (n < 1 || n > MAX_WITHDRAWAL) {
+            throw new IllegalArgumentException("RetryBudget '" + config.name() + "': n must be in [1, " + MAX_WITHDRAWAL
+                    + "] but was " + n);
+        }
+        if (limitsConcurrency && !reserveConcurrentRetry(n)) {
             refusals.increment();
             return false;
         }
@@ -128,30 +168,32 @@ public final class RetryBudget {
         while (true) {
             long now = ticker.read(); // re-read on each try: a CAS also fails for a reading a ring stale
             long raw = withdrawals.raw(now);
-            long withdrawn = withdrawals.sum(now);
-            double allowance = ratio * deposits.sumWithin(now) + reserve;
-            if (withdrawn + 1 > allowance) {
-                if (limitsConcurrency) {
-                    retriesInFlight.decrementAndGet();
+            if (!unlimited) {
+                long withdrawn = withdrawals.sum(now);
+                double allowance = ratio * deposits.sumWithin(now) + reserve;
+                if (withdrawn + n > allowance) {
+                    if (limitsConcurrency) {
+                        retriesInFlight.addAndGet(-n);
+                    }
+                    refusals.increment();
+                    return false;
                 }
-                refusals.increment();
-                return false;
             }
-            if (withdrawals.tryIncrement(now, raw)) {
+            if (withdrawals.tryAdd(now, raw, n)) {
                 return true;
             }
         }
     }
 
-    private boolean reserveConcurrentRetry() {
+    private boolean reserveConcurrentRetry(int n) {
         while (true) {
             long active = retriesInFlight.get();
             long limit = Math.max(config.minConcurrentRetries(),
                     (long) (config.maxConcurrentRetryRatio() * requestsInFlight.get()));
-            if (active + 1 > limit) {
+            if (!unlimited && active + n > limit) {
                 return false;
             }
-            if (retriesInFlight.compareAndSet(active, active + 1)) {
+            if (retriesInFlight.compareAndSet(active, active + n)) {
                 return true;
             }
         }
@@ -165,22 +207,37 @@ public final class RetryBudget {
     }
 
     /**
+     * {@code n} retries allowed by {@link #tryRetry(int)} ended (only matters for the concurrency form).
+     *
+     * @param n the retries that ended
+     */
+    public void onRetryEnd(int n) {
+        if (limitsConcurrency) {
+            retriesInFlight.addAndGet(-n);
+        }
+    }
+
+    /**
      * Retries the budget would allow now, ignoring the concurrency form ({@link #deposits()} and
      * {@link #withdrawals()} as counted for the allowance).
      *
-     * @return {@code floor(ratio · deposits + reserve) - withdrawals}, at least 0
+     * @return {@code floor(ratio · deposits + reserve) - withdrawals}, at least 0; {@code Long.MAX_VALUE}
+     *         for an unlimited budget
      */
     public long available() {
+        if (unlimited) {
+            return Long.MAX_VALUE;
+        }
         long now = ticker.read();
         return Math.max(0L, (long) (ratio * deposits.sumWithin(now) + reserve) - withdrawals.sum(now));
     }
 
-    /** @return requests deposited within the ttl (missing some up to two buckets younger) */
+    /** @return requests deposited within the ttl (each counted until at least 0.9 × ttl, never at the ttl) */
     public long deposits() {
         return deposits.sumWithin(ticker.read());
     }
 
-    /** @return retries withdrawn within the ttl (and some up to two buckets older) */
+    /** @return retries withdrawn within the ttl (each counted until at least the ttl, never at 1.1 × ttl) */
     public long withdrawals() {
         return withdrawals.sum(ticker.read());
     }

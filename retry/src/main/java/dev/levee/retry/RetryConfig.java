@@ -9,9 +9,10 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
@@ -20,19 +21,26 @@ import org.jspecify.annotations.Nullable;
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
  *   <tr><th>field</th><th>default</th><th>bound</th></tr>
- *   <tr><td>{@code maxAttempts} (first attempt included)</td><td>3</td><td>[1, 1000]</td></tr>
+ *   <tr><td>{@code maxAttempts} (first attempt included)</td><td>3</td><td>[1, 1000], or
+ *       {@code unlimitedAttempts()} with a {@code maxDuration}</td></tr>
+ *   <tr><td>which failures are retried ({@code retryIf}, {@code retryOn}, {@code retryAll()})</td>
+ *       <td>transient ones: {@link TransientFailure#isTransient(Throwable)}</td><td>—</td></tr>
  *   <tr><td>{@code maxDuration} from the first attempt's start</td><td>none</td><td>(0, 1 day]</td></tr>
  *   <tr><td>{@code backoff}</td><td>exponential 100 ms ×2, cap 10 s</td><td>not null</td></tr>
  *   <tr><td>{@code jitter}</td><td>full</td><td>not null</td></tr>
  *   <tr><td>{@code intervalFunction} (replaces backoff and jitter)</td><td>none</td><td>—</td></tr>
  *   <tr><td>{@code classifier}</td><td>{@link Classifier#defaults()}</td><td>not null</td></tr>
- *   <tr><td>{@code abortOn} / {@code abortIf}</td><td>none</td><td>—</td></tr>
+ *   <tr><td>{@code abortOn} / {@code abortIf} / {@code abortOnResult}</td><td>none</td><td>—</td></tr>
+ *   <tr><td>{@code backoffFor(type, backoff)}</td><td>none</td><td>—</td></tr>
+ *   <tr><td>{@code retryOnStatus(type, status)}</td><td>none</td><td>—</td></tr>
  *   <tr><td>{@code retryAfterExtractor}</td><td>none (Levee rejections are always read)</td><td>—</td></tr>
  *   <tr><td>{@code maxRetryAfter}</td><td>10 s</td><td>[0, 1 day]</td></tr>
  *   <tr><td>{@code budget}</td><td>none; recommended: one shared {@link RetryBudget} per downstream</td><td>—</td></tr>
  *   <tr><td>{@code logLevel} of each retry</td><td>DEBUG</td><td>not null</td></tr>
  *   <tr><td>{@code ticker}, {@code sleeper}, {@code scheduler}, {@code random}</td>
  *       <td>system ones, thread-local randomness</td><td>not null</td></tr>
+ *   <tr><td>{@code executor} of asynchronous attempts after a backoff</td>
+ *       <td>the first attempt's stage's default async executor</td><td>—</td></tr>
  * </table>
  * The defaults follow published practice: three attempts (resilience4j, Polly), exponential backoff
  * with full jitter (the AWS Architecture Blog's recommendation). A retry budget is opt-in because it
@@ -42,8 +50,25 @@ import org.jspecify.annotations.Nullable;
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class RetryConfig {
-    /** Default attempts, the first included. */
+    /** Default attempts, the first included: 3 (seed 000; seed 003's "3 retries" would be 4). */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    /** {@code maxAttempts} of {@link Builder#unlimitedAttempts()}: bounded by {@code maxDuration} and the deadline only. */
+    public static final int UNLIMITED_ATTEMPTS = Integer.MAX_VALUE;
+    /** Default delay before the first retry: 100 ms (seed 000; seed 003 says 0.5 s). */
+    public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(100);
+    /** Default growth of the delay per retry: ×2 (seeds 000 and 003). */
+    public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
+    /** Default cap on any delay: 10 s (seed 000; seed 003 says 30 s). */
+    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(10);
+    /**
+     * Default backoff: exponential from {@link #DEFAULT_INITIAL_BACKOFF}, ×{@link #DEFAULT_BACKOFF_MULTIPLIER},
+     * capped at {@link #DEFAULT_MAX_BACKOFF}.
+     */
+    public static final Backoff DEFAULT_BACKOFF = Backoff.defaults();
+    /** Default jitter: full (seed 000 says ±20%, seed 003 equal jitter; see docs/retry.md for why full). */
+    public static final Jitter DEFAULT_JITTER = Jitter.full();
+    /** Default rule for which failures are retried: {@link TransientFailure#isTransient(Throwable)} (seeds 000, 003). */
+    public static final Predicate<Throwable> DEFAULT_RETRY_PREDICATE = TransientFailure.PREDICATE;
     /** Default longest {@code retryAfter} hint worth waiting for. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
 
@@ -55,6 +80,9 @@ public final class RetryConfig {
     private final IntervalFunction intervalFunction;
     private final Classifier classifier;
     private final Predicate<? super Throwable> abortPredicate;
+    private final Predicate<? super Throwable> retryPredicate;
+    private final Predicate<Object> abortResultPredicate;
+    private final java.util.List<TypedBackoff> typedBackoffs;
     private final RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
     private final RetryBudget budget;
@@ -64,6 +92,7 @@ public final class RetryConfig {
     private final Sleeper sleeper;
     private final Scheduler scheduler;
     private final RandomSource random;
+    private final Executor executor;
 
     private RetryConfig(Builder b, Classifier classifier) {
         this.name = b.name;
@@ -74,6 +103,9 @@ public final class RetryConfig {
         this.intervalFunction = b.intervalFunction;
         this.classifier = classifier;
         this.abortPredicate = b.abortPredicate;
+        this.retryPredicate = b.retryPredicate;
+        this.abortResultPredicate = b.abortResultPredicate;
+        this.typedBackoffs = java.util.List.copyOf(b.typedBackoffs);
         this.retryAfterExtractor = b.retryAfterExtractor;
         this.maxRetryAfterNanos = Deadline.saturatedNanos(b.maxRetryAfter);
         this.budget = b.budget;
@@ -83,6 +115,7 @@ public final class RetryConfig {
         this.sleeper = b.sleeper;
         this.scheduler = b.scheduler;
         this.random = b.random;
+        this.executor = b.executor;
     }
 
     /**
@@ -145,6 +178,46 @@ public final class RetryConfig {
         return abortPredicate;
     }
 
+    /**
+     * @return which failures are retried (on top of the classifier counting them as failures), or
+     *         null for every one ({@link Builder#retryAll()}); by default {@link #DEFAULT_RETRY_PREDICATE}
+     */
+    public Predicate<? super Throwable> retryPredicate() {
+        return retryPredicate;
+    }
+
+    /** @return the predicate on failed results that gives up at once, or null */
+    public Predicate<Object> abortResultPredicate() {
+        return abortResultPredicate;
+    }
+
+    /** @return the per-exception-type backoffs, first match wins; empty when none */
+    public java.util.List<TypedBackoff> typedBackoffs() {
+        return typedBackoffs;
+    }
+
+    /** @return true if attempts are bounded only by {@code maxDuration} and the deadline */
+    public boolean unlimitedAttempts() {
+        return maxAttempts == UNLIMITED_ATTEMPTS;
+    }
+
+    /**
+     * A backoff used for failures of one type instead of the config's backoff.
+     *
+     * @param type the failure type (subclasses match too)
+     * @param backoff the backoff for it
+     */
+    public record TypedBackoff(Class<? extends Throwable> type, Backoff backoff) {
+        /**
+         * @param type the failure type, not null
+         * @param backoff the backoff, not null
+         */
+        public TypedBackoff {
+            java.util.Objects.requireNonNull(type, "type");
+            java.util.Objects.requireNonNull(backoff, "backoff");
+        }
+    }
+
     /** @return the retry-after extractor, or null */
     public RetryAfterExtractor retryAfterExtractor() {
         return retryAfterExtractor;
@@ -195,26 +268,39 @@ public final class RetryConfig {
         return random;
     }
 
+    /**
+     * @return where asynchronous attempts after a backoff run, or null for the default: the first
+     *         attempt's stage's default async executor ({@link CompletableFuture#defaultExecutor()},
+     *         usually {@link java.util.concurrent.ForkJoinPool#commonPool()})
+     */
+    public Executor executor() {
+        return executor;
+    }
+
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private @Nullable Duration maxDuration;
-        private Backoff backoff = Backoff.defaults();
-        private Jitter jitter = Jitter.full();
-        private @Nullable IntervalFunction intervalFunction;
+        private Duration maxDuration;
+        private Backoff backoff = DEFAULT_BACKOFF;
+        private Jitter jitter = DEFAULT_JITTER;
+        private Predicate<? super Throwable> retryPredicate = DEFAULT_RETRY_PREDICATE;
+        private Predicate<Object> abortResultPredicate;
+        private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
+        private IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private @Nullable Predicate<Object> retryOnResult;
-        private @Nullable Predicate<? super Throwable> abortPredicate;
-        private @Nullable RetryAfterExtractor retryAfterExtractor;
+        private Predicate<Object> retryOnResult;
+        private Predicate<? super Throwable> abortPredicate;
+        private RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private @Nullable RetryBudget budget;
+        private RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
         private Scheduler scheduler = Scheduler.system();
         private RandomSource random = RandomSource.threadLocal();
+        private Executor executor;
 
         private Builder(String name) {
             this.name = name;
@@ -277,9 +363,10 @@ public final class RetryConfig {
         }
 
         /**
-         * Which exceptions and results are retryable: {@code FAILURE} is retried, {@code IGNORED} is
-         * returned at once. By default every exception is retryable, including Levee's rejections
-         * (their {@code retryAfter} is honoured) and no {@link Error} is.
+         * Which exceptions and results count as failures at all: {@code IGNORED} is returned at once;
+         * a {@code FAILURE} is retried if it also matches the retry rule ({@link #retryIf}, by default
+         * transient failures only). The default classifier counts every exception and no
+         * {@link Error}; a result is a failure only with {@link #retryOnResult}.
          *
          * @param classifier not null
          * @return this builder
@@ -298,6 +385,113 @@ public final class RetryConfig {
          */
         public Builder retryOnResult(Predicate<Object> predicate) {
             this.retryOnResult = predicate;
+            return this;
+        }
+
+        /**
+         * Retries only failures matching {@code predicate} (replacing the default rule,
+         * {@link TransientFailure#isTransient(Throwable)}). A failure must also be a
+         * {@code FAILURE} for the classifier and match no abort rule.
+         *
+         * @param predicate the rule, not null
+         * @return this builder
+         */
+        public Builder retryIf(Predicate<? super Throwable> predicate) {
+            this.retryPredicate = Objects.requireNonNull(predicate, "predicate");
+            return this;
+        }
+
+        /**
+         * Also retries failures of these types (and subclasses), on top of the current rule (the
+         * transient failures by default): {@code retryOn(IOException.class)} for a downstream whose
+         * every I/O error is worth another try. After {@link #retryAll()} it changes nothing.
+         *
+         * @param types the types
+         * @return this builder
+         */
+        @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only copied into an immutable list
+        public final Builder retryOn(Class<? extends Throwable>... types) {
+            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
+            Predicate<? super Throwable> previous = retryPredicate;
+            if (previous == null) {
+                return this; // every failure is retried already
+            }
+            return retryIf(t -> {
+                for (Class<? extends Throwable> type : copy) {
+                    if (type.isInstance(t)) {
+                        return true;
+                    }
+                }
+                return previous.test(t);
+            });
+        }
+
+        /**
+         * Retries every failure the classifier counts as one (any exception but an {@link Error} by
+         * default), not only transient ones: the rule before issue 12, and resilience4j's default.
+         * Abort rules still apply.
+         *
+         * @return this builder
+         */
+        public Builder retryAll() {
+            this.retryPredicate = null;
+            return this;
+        }
+
+        /**
+         * Retries results of type {@code type} whose status code is transient
+         * ({@link TransientFailure#isTransientStatus(int)}: 408, 425, 429, 500, 502, 503, 504; never
+         * 400, 401, 404 or 422). Sets the classifier's result predicate, like {@link #retryOnResult}.
+         *
+         * @param type the result type, e.g. {@code HttpResponse.class}
+         * @param status reads the status code of a result
+         * @param <R> the result type
+         * @return this builder
+         */
+        public <R> Builder retryOnStatus(Class<R> type, java.util.function.ToIntFunction<? super R> status) {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(status, "status");
+            return retryOnResult(r -> type.isInstance(r) && TransientFailure.isTransientStatus(status.applyAsInt(type.cast(r))));
+        }
+
+        /**
+         * Gives up at once when an attempt returns a failed result (see {@link #retryOnResult}) that
+         * matches {@code predicate}; that result is returned. Combined with an earlier rule by "or".
+         *
+         * @param predicate receives the result, possibly null
+         * @return this builder
+         */
+        public Builder abortOnResult(Predicate<Object> predicate) {
+            Objects.requireNonNull(predicate, "predicate");
+            Predicate<Object> previous = abortResultPredicate;
+            this.abortResultPredicate = previous == null ? predicate : r -> previous.test(r) || predicate.test(r);
+            return this;
+        }
+
+        /**
+         * Uses {@code backoff} instead of the config's backoff after failures of {@code type} (and
+         * subclasses); the jitter still applies. Rules are checked in the order added, first match wins.
+         * Example: a short backoff after a lost optimistic-lock race, a long one after a 503.
+         *
+         * @param type the failure type
+         * @param backoff its backoff
+         * @return this builder
+         */
+        public Builder backoffFor(Class<? extends Throwable> type, Backoff backoff) {
+            typedBackoffs.add(new TypedBackoff(type, backoff));
+            return this;
+        }
+
+        /**
+         * No limit on attempts: the retry stops only when the next backoff would end past
+         * {@code maxDuration} (required) or past the current deadline, when a failure is not retryable,
+         * or when the budget refuses.
+         *
+         * @return this builder
+         */
+        public Builder unlimitedAttempts() {
+            this.maxAttempts = UNLIMITED_ATTEMPTS;
             return this;
         }
 
@@ -440,6 +634,22 @@ public final class RetryConfig {
         }
 
         /**
+         * Where an asynchronous attempt after a backoff runs. The scheduler's thread only hands the
+         * attempt over: a Levee timer thread never runs user code, so one slow attempt cannot delay
+         * every other timer. By default (null) the executor is the first attempt's stage's default
+         * async executor ({@link CompletableFuture#defaultExecutor()}: the common fork-join pool, or a
+         * thread per task when that pool has no parallelism). Tests pass {@code Runnable::run} to run
+         * attempts on the thread that advances a {@link dev.levee.core.ManualScheduler}.
+         *
+         * @param executor the executor, or null for the default
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /**
          * The randomness for jitter.
          *
          * @param random not null
@@ -458,7 +668,12 @@ public final class RetryConfig {
          */
         public RetryConfig build() {
             String policy = Validate.describe("Retry", Validate.name("Retry", name));
-            Validate.inRange(policy, "maxAttempts", maxAttempts, 1, 1000);
+            if (maxAttempts == UNLIMITED_ATTEMPTS) {
+                Validate.check(maxDuration != null, policy, "maxDuration",
+                        "set when attempts are unlimited (nothing else bounds a call made without a deadline)", null);
+            } else {
+                Validate.inRange(policy, "maxAttempts", maxAttempts, 1, 1000);
+            }
             if (maxDuration != null) {
                 Validate.positive(policy, "maxDuration", maxDuration);
                 Validate.check(maxDuration.compareTo(Duration.ofDays(1)) <= 0, policy, "maxDuration", "<= PT24H", maxDuration);

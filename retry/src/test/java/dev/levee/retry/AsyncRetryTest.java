@@ -24,7 +24,8 @@ class AsyncRetryTest {
     private final ManualScheduler scheduler = new ManualScheduler(ticker);
 
     private RetryConfig.Builder config() {
-        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler)
+        // A direct executor: attempts run on the thread advancing the manual scheduler, deterministically.
+        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
@@ -267,5 +268,88 @@ class AsyncRetryTest {
         assertThat(attempts).hasSize(2);
         assertThat(result.get()).isCancelled();
         assertThat(attempts.get(1)).as("the attempt started during the cancel is cancelled").isCancelled();
+    }
+
+    /**
+     * Bug 4 (issue 12): an attempt after a backoff must never run on the timer thread. The scheduler's
+     * task only hands the attempt to the configured executor.
+     */
+    @Test
+    void anAttemptAfterABackoffRunsOnTheExecutorNeverOnTheSchedulersThread() {
+        List<Runnable> handedOver = new ArrayList<>();
+        Retry retry = Retry.of(config().executor(handedOver::add).build());
+        FlakyAsync call = new FlakyAsync(1);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        assertThat(call.stages).hasSize(1);
+        assertThat(scheduler.advance(Duration.ofMillis(100))).as("the backoff's task ran").isEqualTo(1);
+        assertThat(call.stages).as("but the timer did not run the attempt").hasSize(1);
+        assertThat(handedOver).hasSize(1);
+        handedOver.get(0).run();
+        assertThat(call.stages).hasSize(2);
+        assertThat(result.getNow(null)).isEqualTo("ok");
+    }
+
+    /** By default the attempt runs on the first stage's default async executor, not on the timer's thread. */
+    @Test
+    void byDefaultTheAttemptRunsOnTheStagesDefaultAsyncExecutor() throws Exception {
+        List<Runnable> handedOver = new ArrayList<>();
+        Retry retry = Retry.of(RetryConfig.builder("async").ticker(ticker).scheduler(scheduler).retryAll()
+                .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none()).build());
+        AtomicInteger calls = new AtomicInteger();
+        AtomicReference<Thread> secondAttemptThread = new AtomicReference<>();
+        CompletableFuture<String> result = retry.executeAsync(() -> {
+            if (calls.incrementAndGet() == 1) {
+                return new RecordingFuture<String>(handedOver).completeAsFailure(new IOException("boom"));
+            }
+            secondAttemptThread.set(Thread.currentThread());
+            return CompletableFuture.completedFuture("ok");
+        }).toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(100)); // the test thread plays the timer thread
+        assertThat(calls).as("the timer thread did not run the attempt").hasValue(1);
+        assertThat(handedOver).as("it went to the stage's default executor").hasSize(1);
+        handedOver.get(0).run();
+        assertThat(calls).hasValue(2);
+        assertThat(result.getNow(null)).isEqualTo("ok");
+    }
+
+    /** A stage whose default async executor records tasks instead of running them. */
+    private static final class RecordingFuture<V> extends CompletableFuture<V> {
+        private final List<Runnable> tasks;
+
+        RecordingFuture(List<Runnable> tasks) {
+            this.tasks = tasks;
+        }
+
+        @Override
+        public java.util.concurrent.Executor defaultExecutor() {
+            return tasks::add;
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new RecordingFuture<>(tasks);
+        }
+
+        RecordingFuture<V> completeAsFailure(Throwable failure) {
+            completeExceptionally(failure);
+            return this;
+        }
+    }
+
+    /** If the executor refuses the attempt, the call gives up with the last failure, the refusal suppressed. */
+    @Test
+    void anExecutorThatRefusesEndsTheCallWithTheLastFailure() {
+        java.util.concurrent.RejectedExecutionException refusal = new java.util.concurrent.RejectedExecutionException("full");
+        Retry retry = Retry.of(config().executor(task -> {
+            throw refusal;
+        }).defaultBudget().build());
+        FlakyAsync call = new FlakyAsync(1);
+        CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(call.stages).hasSize(1);
+        Throwable failure = failureOf(result);
+        assertThat(failure).isSameAs(call.thrown.get(0));
+        assertThat(failure.getSuppressed()).containsExactly(refusal);
+        assertThat(retry.metrics().failedWithRetry() + retry.metrics().failedWithoutRetry()).isEqualTo(1);
     }
 }

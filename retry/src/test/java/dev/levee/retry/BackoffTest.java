@@ -30,7 +30,7 @@ class BackoffTest {
     void linearDoesNotOverflowAtHugeAttemptNumbers() {
         Backoff b = Backoff.linear(Duration.ofMillis(1), Duration.ofDays(365 * 200), ChronoMax.MAX);
         assertThat(b.delayNanos(Integer.MAX_VALUE)).isEqualTo(b.maxNanos());
-        Backoff small = Backoff.linear(Duration.ZERO, Duration.ofNanos(1), Duration.ofSeconds(10));
+        Backoff small = Backoff.linear(Duration.ZERO, Duration.ofNanos(1), Duration.ofSeconds(10)); // 0 first, then grows
         assertThat(small.delayNanos(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE - 1L);
     }
 
@@ -68,6 +68,25 @@ class BackoffTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("but was 101.0");
         assertThatThrownBy(() -> Backoff.exponential(Duration.ofSeconds(2), 2, Duration.ofSeconds(1)))
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("max must be >= initial");
+    }
+
+    /** Bug 8 (issue 12): a zero base makes a retry loop with no delay; refused unless asked for with none(). */
+    @Test
+    void aZeroBaseIsRefusedUnlessAskedForWithNone() {
+        assertThatThrownBy(() -> Backoff.constant(Duration.ZERO)).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Backoff.constant: delay must be > 0 (a zero delay retries in a hot loop; use Backoff.none()"
+                        + " to retry without delay on purpose) but was PT0S");
+        assertThatThrownBy(() -> Backoff.exponential(Duration.ZERO, 2, Duration.ofSeconds(10)))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageStartingWith("Backoff.exponential: initial must be > 0 (a zero delay retries in a hot loop")
+                .hasMessageEndingWith("but was PT0S");
+        assertThatThrownBy(() -> Backoff.linear(Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("Backoff.linear: initial must be > 0 when increment is 0 (a zero delay retries in a hot loop");
+        Backoff none = Backoff.none();
+        assertThat(new long[] {none.delayNanos(1), none.delayNanos(1000), none.initialNanos(), none.maxNanos()})
+                .containsExactly(0, 0, 0, 0);
+        assertThat(none).hasToString("Backoff.none()");
     }
 
     /** The largest duration that still converts to nanoseconds. */

@@ -29,7 +29,8 @@ class HedgeTest {
     private final ManualScheduler scheduler = new ManualScheduler(ticker);
 
     private HedgeConfig.Builder config() {
-        return HedgeConfig.builder("hedge").ticker(ticker).scheduler(scheduler).delay(Duration.ofMillis(50));
+        return HedgeConfig.builder("hedge").ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
+                .delay(Duration.ofMillis(50));
     }
 
     /** Each attempt gets a future the test completes by hand. */
@@ -295,5 +296,21 @@ class HedgeTest {
         assertThat(defaults.maxHedges()).isEqualTo(1);
         assertThat(defaults.executor()).isNotNull();
         assertThat(Hedge.of(config().withoutBudget().build()).budget()).isNull();
+    }
+
+    /** Bug 4 (issue 12): the hedge timer only hands the hedged attempt over; the timer thread runs no user code. */
+    @Test
+    void aHedgeTimerHandsTheAttemptToTheAsyncExecutor() {
+        List<Runnable> handedOver = new ArrayList<>();
+        Hedge hedge = Hedge.of(config().asyncExecutor(handedOver::add).build());
+        Attempts attempts = new Attempts();
+        CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(50));
+        assertThat(attempts.futures).as("the timer did not start the hedge itself").hasSize(1);
+        assertThat(handedOver).hasSize(1);
+        handedOver.get(0).run();
+        assertThat(attempts.futures).hasSize(2);
+        attempts.futures.get(1).complete("hedge");
+        assertThat(result.getNow(null)).isEqualTo("hedge");
     }
 }

@@ -35,7 +35,8 @@ class MetastableFailureSimulationTest {
         ManualScheduler scheduler = new ManualScheduler(ticker);
         RandomSource random = RandomSource.seeded(2024);
         RetryConfig.Builder config = RetryConfig.builder(budgeted ? "with-budget" : "no-budget")
-                .ticker(ticker).sleeper(ticker).scheduler(scheduler).random(random)
+                .ticker(ticker).sleeper(ticker).scheduler(scheduler).random(random).executor(Runnable::run)
+                .retryAll()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());

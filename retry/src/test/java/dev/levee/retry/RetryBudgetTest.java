@@ -207,15 +207,15 @@ class RetryBudgetTest {
     }
 
     private Retry layer(String name, RetryBudget budget) {
-        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker)
-                .backoff(Backoff.constant(Duration.ZERO)).jitter(Jitter.none());
+        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker).retryAll()
+                .backoff(Backoff.none()).jitter(Jitter.none());
         return Retry.of((budget == null ? b.withoutBudget() : b.budget(budget)).build());
     }
 
     @Test
     void aRefusalReturnsTheOriginalFailureWithAnEventAndAMetric() {
         RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0).build());
-        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).budget(budget).build());
+        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).retryAll().budget(budget).build());
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
         IOException failure = new IOException("down");
@@ -256,16 +256,16 @@ class RetryBudgetTest {
 
     @Test
     void theReserveIsNotSpentTwiceWithinOneTtl() {
-        // Defaults: 100 retries per 10 s without traffic; buckets of 2^29 ns, 19 per ttl.
-        long width = 1L << 29;
-        ManualTicker t = new ManualTicker(40 * width - 1); // the last nanosecond of a bucket
+        // Defaults: 100 retries per 10 s without traffic; buckets of 2^28 ns, 38 per ttl.
+        long width = 1L << 28;
+        ManualTicker t = new ManualTicker(80 * width - 1); // the last nanosecond of a bucket
         RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).build());
         int allowed = 0;
         while (budget.tryRetry()) {
             allowed++;
         }
         assertThat(allowed).isEqualTo(100);
-        t.advance(Duration.ofMillis(9_670)); // under the ttl, but past 18 buckets
+        t.advance(Duration.ofMillis(9_670)); // under the ttl, but past 36 buckets
         assertThat(budget.tryRetry()).as("the 100 retries of 9.67 s ago still count").isFalse();
         assertThat(budget.withdrawals()).isEqualTo(100);
         t.advance(Duration.ofMillis(330).plusNanos(2 * width)); // the ttl and two buckets after them
@@ -274,7 +274,7 @@ class RetryBudgetTest {
 
     @Test
     void depositsEarnRetriesOnlyWithinTheTtl() {
-        ManualTicker t = new ManualTicker(40L << 29); // the first nanosecond of a bucket
+        ManualTicker t = new ManualTicker(80L << 28); // the first nanosecond of a bucket
         RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).minRetriesPerSecond(0)
                 .retryRatio(1).build());
         budget.onRequestStart();
@@ -282,5 +282,66 @@ class RetryBudgetTest {
         assertThat(budget.deposits()).isEqualTo(1);
         t.advance(Duration.ofMillis(1_000));
         assertThat(budget.tryRetry()).as("a request a ttl ago earns nothing").isFalse();
+    }
+
+    /**
+     * Bug 3 (issue 12): the docs promise one bound for every ttl. A withdrawal counts at every age up to
+     * the ttl and at no age from 1.1 × ttl; a deposit counts at every age up to 0.9 × ttl and at no age
+     * from the ttl. With 10 buckets per ttl a 3 s ttl kept withdrawals to 116% and dropped deposits at
+     * 89.5%.
+     */
+    @Test
+    void everyTtlExpiresCountsWithinTenPercent() {
+        long[] ttls = {MS, 7 * MS + 3, 100 * MS, 1_000 * MS, 3_000 * MS, 5_000 * MS, 10_000 * MS, 17_300 * MS,
+                60_000 * MS, 3_600_000 * MS};
+        java.util.SplittableRandom random = new java.util.SplittableRandom(12);
+        for (long ttl : ttls) {
+            long[] sureAges = {0, ttl / 2, ttl * 9 / 10}; // both count
+            long withdrawalLast = ttl; // a withdrawal still counts
+            long withdrawalGone = (ttl * 11 + 9) / 10; // ceil(1.1 · ttl): a withdrawal no longer counts
+            long depositGone = ttl; // a deposit no longer counts
+            for (int i = 0; i < 300; i++) {
+                // Offsets on power-of-two boundaries (a bucket's first and last nanosecond) and at random.
+                long t = i < 80 ? (1L << (i / 2 + 10)) - (i % 2) : random.nextLong(-(1L << 50), 1L << 50);
+                for (long age : sureAges) {
+                    assertThat(withdrawalCounts(ttl, t, age)).as("withdrawal ttl=%d t=%d age=%d", ttl, t, age).isTrue();
+                    assertThat(depositCounts(ttl, t, age)).as("deposit ttl=%d t=%d age=%d", ttl, t, age).isTrue();
+                }
+                assertThat(withdrawalCounts(ttl, t, withdrawalLast)).as("withdrawal at the ttl=%d t=%d", ttl, t).isTrue();
+                assertThat(withdrawalCounts(ttl, t, withdrawalGone)).as("withdrawal at 1.1 ttl=%d t=%d", ttl, t).isFalse();
+                assertThat(depositCounts(ttl, t, depositGone)).as("deposit at the ttl=%d t=%d", ttl, t).isFalse();
+                long age = random.nextLong(0, ttl * 12 / 10);
+                if (age <= ttl) {
+                    assertThat(withdrawalCounts(ttl, t, age)).as("withdrawal ttl=%d t=%d age=%d", ttl, t, age).isTrue();
+                }
+                if (age >= withdrawalGone) {
+                    assertThat(withdrawalCounts(ttl, t, age)).as("withdrawal ttl=%d t=%d age=%d", ttl, t, age).isFalse();
+                }
+                if (age <= ttl * 9 / 10) {
+                    assertThat(depositCounts(ttl, t, age)).as("deposit ttl=%d t=%d age=%d", ttl, t, age).isTrue();
+                }
+                if (age >= ttl) {
+                    assertThat(depositCounts(ttl, t, age)).as("deposit ttl=%d t=%d age=%d", ttl, t, age).isFalse();
+                }
+            }
+        }
+    }
+
+    private static boolean withdrawalCounts(long ttl, long t, long age) {
+        ManualTicker clock = new ManualTicker(t);
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(clock).retryRatio(0)
+                .minRetriesPerSecond(1e6).ttl(Duration.ofNanos(ttl)).build());
+        assertThat(budget.tryRetry()).isTrue();
+        clock.advance(age);
+        return budget.withdrawals() == 1;
+    }
+
+    private static boolean depositCounts(long ttl, long t, long age) {
+        ManualTicker clock = new ManualTicker(t);
+        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(clock)
+                .ttl(Duration.ofNanos(ttl)).build());
+        budget.onRequestStart();
+        clock.advance(age);
+        return budget.deposits() == 1;
     }
 }

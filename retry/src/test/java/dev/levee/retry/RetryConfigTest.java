@@ -86,11 +86,18 @@ class RetryConfigTest {
             throw new dev.levee.core.BulkheadFullException("bh", "full", 1);
         })).isInstanceOf(dev.levee.core.BulkheadFullException.class);
         assertThat(calls).hasValue(1);
-        // A rejection without a hint is still retried.
+        // A rejection without a hint is not transient by default: not retried either ...
         assertThatThrownBy(() -> retry.execute(() -> {
             calls.incrementAndGet();
             throw new dev.levee.core.BulkheadFullException("bh", "full", 0);
         })).isInstanceOf(dev.levee.core.BulkheadFullException.class);
-        assertThat(calls).hasValue(4);
+        assertThat(calls).hasValue(2);
+        // ... but with retryAll() it is, with no hint to exceed.
+        Retry all = Retry.of(b().ticker(ticker).sleeper(ticker).maxRetryAfter(Duration.ZERO).retryAll().build());
+        assertThatThrownBy(() -> all.execute(() -> {
+            calls.incrementAndGet();
+            throw new dev.levee.core.BulkheadFullException("bh", "full", 0);
+        })).isInstanceOf(dev.levee.core.BulkheadFullException.class);
+        assertThat(calls).hasValue(5);
     }
 }

@@ -19,7 +19,7 @@ class RetryMetricsBinderTest {
     @Test
     void everyKindOfCallIsCounted() throws IOException {
         RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).retryRatio(0).minRetriesPerSecond(0.3).build());
-        Retry retry = Retry.of(RetryConfig.builder("payments").ticker(ticker).sleeper(ticker).budget(budget)
+        Retry retry = Retry.of(RetryConfig.builder("payments").ticker(ticker).sleeper(ticker).budget(budget).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(1))).jitter(Jitter.none()).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RetryMetricsBinder.of(retry).bindTo(registry);
@@ -55,7 +55,8 @@ class RetryMetricsBinderTest {
     @Test
     void hedgesAreCounted() {
         ManualScheduler scheduler = new ManualScheduler(ticker);
-        Hedge hedge = Hedge.of(HedgeConfig.builder("search").ticker(ticker).scheduler(scheduler).delay(Duration.ofMillis(5)).build());
+        Hedge hedge = Hedge.of(HedgeConfig.builder("search").ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
+                .delay(Duration.ofMillis(5)).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RetryMetricsBinder.of(List.of(), List.of(hedge)).bindTo(registry);
         CompletableFuture<String> slow = new CompletableFuture<>();

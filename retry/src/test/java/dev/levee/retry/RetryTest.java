@@ -29,7 +29,9 @@ class RetryTest {
     private final ManualTicker ticker = new ManualTicker(1_000 * MS);
 
     private RetryConfig.Builder config() {
-        return RetryConfig.builder("test").ticker(ticker).sleeper(ticker)
+        // retryAll(): these tests pin the loop's mechanics with plain IOExceptions; the default rule
+        // (transient failures only) has its own tests below.
+        return RetryConfig.builder("test").ticker(ticker).sleeper(ticker).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
@@ -255,7 +257,7 @@ class RetryTest {
     @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void anExpiredDeadlineGivesUpEvenWithoutBackoff() {
-        Retry retry = Retry.of(config().backoff(Backoff.constant(Duration.ZERO)).build());
+        Retry retry = Retry.of(config().backoff(Backoff.none()).build());
         Flaky call = new Flaky(100);
         try (ContextScope scope = Deadline.afterNanos(0, ticker).attach()) {
             assertThatThrownBy(() -> retry.execute(call)).isSameAs(call.thrown.get(0));

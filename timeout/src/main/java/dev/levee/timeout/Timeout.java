@@ -337,14 +337,18 @@ public final class Timeout implements Policy {
                 ? ContextSnapshot.capture()
                 : ContextSnapshot.capture(propagators);
         FutureTask<T> task = new FutureTask<>(new WorkerCall<>(next, call, snapshot, callDeadline));
+        // The timer is registered before the worker can start, so the call can never run (or hang)
+        // without its deadline armed: on manual time, once the call has started, advancing the ticker
+        // by the timeout fires it. With real time on both sides the caller's own timed wait is the
+        // timer: no scheduler round trip.
+        Scheduler.Cancellable timer = timedWait ? null : scheduler.schedule(() -> abandon(task, interrupt), effective);
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
+            disarm(timer);
             rejections.increment();
             throw new BulkheadFullException(name, "Timeout '" + name + "': the executor rejected the call", 0L, e);
         }
-        // With real time on both sides the caller's own timed wait is the timer: no scheduler round trip.
-        Scheduler.Cancellable timer = timedWait ? null : scheduler.schedule(() -> abandon(task, interrupt), effective);
         try {
             T value = timedWait ? awaitTimed(task, effective) : task.get();
             disarm(timer);

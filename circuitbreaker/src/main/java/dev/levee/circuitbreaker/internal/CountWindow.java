@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CountWindow extends SlidingWindow {
     private final int size;
+    private final int minimumCalls;
     private final AtomicIntegerArray slots;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicLong totals = new AtomicLong();
@@ -36,9 +37,11 @@ public final class CountWindow extends SlidingWindow {
 
     /**
      * @param size the number of calls the window holds, in [1, 1 000 000]
+     * @param minimumCalls the calls the window must hold before the rates may trip the breaker
      */
-    public CountWindow(int size) {
+    public CountWindow(int size, int minimumCalls) {
         this.size = size;
+        this.minimumCalls = minimumCalls;
         this.slots = new AtomicIntegerArray(size);
         this.clean = pack(size, 0, 0);
     }
@@ -49,19 +52,24 @@ public final class CountWindow extends SlidingWindow {
     }
 
     @Override
-    public void record(int outcome, long nowNanos) {
-        if (outcome == SUCCESS && totals.get() == clean) {
-            return;
+    public boolean record(int outcome, long nowNanos) {
+        if (outcome == SUCCESS) {
+            if (totals.get() == clean) {
+                return false;
+            }
         }
         int slot = (next.getAndIncrement() & Integer.MAX_VALUE) % size;
         int old = slots.get(slot);
         while (old != outcome) {
             if (slots.compareAndSet(slot, old, outcome)) {
-                totals.getAndAdd(delta(old, outcome));
-                return;
+                long before = totals.getAndAdd(delta(old, outcome));
+                // A fast success lowers both rates; it can make a rule true only by filling an empty
+                // slot that brings the window to its minimum (exactly one recording sees that count).
+                return outcome != SUCCESS || (old == EMPTY && calls(before) + 1 == minimumCalls);
             }
             old = slots.get(slot);
         }
+        return outcome != SUCCESS;
     }
 
     /** The change of the packed totals when a slot goes from {@code from} to {@code to}; fields may go negative in the delta, never in the sum. */

@@ -21,12 +21,18 @@ public final class Phase {
     public final long enteredAtNanos;
     /** OPEN: the reading from which a call may move the breaker to HALF_OPEN. */
     public final long openUntilNanos;
+    /** {@link #eraStartNanos} not yet written by the thread that made the transition. */
+    public static final long UNSET = Long.MIN_VALUE;
+
     /**
-     * HALF_OPEN: calls that started before this reading belong to an earlier era (they were admitted
-     * while CLOSED, or are probes of an abandoned round); their outcomes are ignored, and no probe is
-     * admitted with an older start reading.
+     * OPEN and HALF_OPEN: calls whose start reading is at or before this reading ({@code start <= eraStart})
+     * belong to an earlier era (they were admitted while CLOSED, or are probes of an abandoned round);
+     * their outcomes are ignored, they free no probe, and no probe is admitted with such a reading.
+     * For an opening it is a reading taken after the transition's CAS, so it is at or after the start
+     * of every permit of the previous era; it is {@link #UNSET} until the winning thread writes it
+     * (meanwhile no probe is admitted). Written once.
      */
-    public final long eraStartNanos;
+    public volatile long eraStartNanos;
     /** Openings in a row without a successful close; drives the backoff of the wait in open. */
     public final int consecutiveOpens;
     /** The window recorded into (CLOSED, METRICS_ONLY) or kept for reporting. */
@@ -35,6 +41,8 @@ public final class Phase {
     public final @Nullable HalfOpenProbes probes;
     /** CLOSED with the consecutive-failures rule: failures in a row; otherwise null. */
     public final @Nullable AtomicInteger consecutiveFailures;
+    /** CLOSED with the decaying-failures rule: +1 per failure, −1 per success, never below 0; otherwise null. */
+    public final @Nullable AtomicInteger decayingFailures;
 
     /**
      * @param state the state
@@ -45,9 +53,11 @@ public final class Phase {
      * @param window the window
      * @param probes HALF_OPEN: the probe accounting
      * @param consecutiveFailures the consecutive failures counter, or null
+     * @param decayingFailures the decaying failure counter, or null
      */
     public Phase(CircuitState state, long enteredAtNanos, long openUntilNanos, long eraStartNanos, int consecutiveOpens,
-            SlidingWindow window, @Nullable HalfOpenProbes probes, @Nullable AtomicInteger consecutiveFailures) {
+            SlidingWindow window, @Nullable HalfOpenProbes probes, @Nullable AtomicInteger consecutiveFailures,
+            @Nullable AtomicInteger decayingFailures) {
         this.state = state;
         this.enteredAtNanos = enteredAtNanos;
         this.openUntilNanos = openUntilNanos;
@@ -56,6 +66,7 @@ public final class Phase {
         this.window = window;
         this.probes = probes;
         this.consecutiveFailures = consecutiveFailures;
+        this.decayingFailures = decayingFailures;
     }
 
     @Override

@@ -8,8 +8,12 @@ package dev.levee.circuitbreaker.internal;
  * ({@link #EMPTY} marks a count-window slot never written). A slow failure counts both as a failure and
  * as slow.
  *
- * <p>Threshold checks ({@link #breaches}) run only after a failure or a slow call: a fast success cannot
- * raise either rate.
+ * <p>Threshold checks ({@link TripRules#breaches}) run after every recording that can make a rule true, which
+ * {@link #record} reports: a failure or a slow call always; a fast success only when it can complete
+ * the minimum number of calls (a count window whose call count just reached the minimum), or, in a
+ * time window, when buckets may have expired since the last check (the first success in a bucket
+ * after the rules last saw the window at or over its minimum) or the window is below its minimum.
+ * Any other fast success only lowers both rates.
  */
 public abstract class SlidingWindow {
     /** A count-window slot that holds no call yet. */
@@ -23,9 +27,9 @@ public abstract class SlidingWindow {
     /** A call that failed and was slow. */
     public static final int SLOW_FAILURE = 4;
 
-    /** {@link #breaches} bit: the failure rate is at or over its threshold. */
+    /** {@link TripRules#breaches} bit: the failure rate is at or over its threshold. */
     public static final int FAILURE_RATE = 1;
-    /** {@link #breaches} bit: the slow-call rate is at or over its threshold. */
+    /** {@link TripRules#breaches} bit: the slow-call rate is at or over its threshold. */
     public static final int SLOW_CALL_RATE = 2;
 
     /** Packed totals: 21 bits each of calls, failures, slow calls. */
@@ -52,7 +56,7 @@ public abstract class SlidingWindow {
     }
 
     /**
-     * Whether {@link #record} and {@link #breaches} use their {@code nowNanos} argument; when false the
+     * Whether {@link #record} and {@link #totals} use their {@code nowNanos} argument; when false the
      * caller need not read the ticker.
      *
      * @return true for a time window
@@ -64,40 +68,18 @@ public abstract class SlidingWindow {
      *
      * @param outcome an outcome code other than {@link #EMPTY}
      * @param nowNanos the ticker reading at completion (ignored by a count window)
+     * @return whether this recording can have made a rule true, so the caller must check
+     *     the rules: always for a failure or a slow call
      */
-    public abstract void record(int outcome, long nowNanos);
+    public abstract boolean record(int outcome, long nowNanos);
 
     /**
-     * Checks the rate rules:
-     * {@code calls >= minimumCalls && failures × 100 >= failureRateThreshold × calls} (and the same for
-     * slow calls).
+     * Tells the window that a check at {@code nowNanos} found at least the minimum number of calls, so
+     * later fast successes in the same bucket need no check. A no-op for a count window.
      *
-     * @param nowNanos the ticker reading (ignored by a count window)
-     * @param minimumCalls calls the window must hold
-     * @param failureRateThreshold percent
-     * @param slowCallRateThreshold percent
-     * @return a mask of {@link #FAILURE_RATE} and {@link #SLOW_CALL_RATE}; 0 when no rule trips
+     * @param nowNanos the reading of that check
      */
-    public final int breaches(long nowNanos, int minimumCalls, double failureRateThreshold, double slowCallRateThreshold) {
-        long packed = totals(nowNanos);
-        long calls = calls(packed);
-        if (calls < minimumCalls || calls == 0) {
-            return 0;
-        }
-        if (failures(packed) > calls || slowCalls(packed) > calls) {
-            // Two recordings racing on one count-window slot can leave the totals briefly inconsistent;
-            // the next check sees them settled. Never trip on such a reading.
-            return 0;
-        }
-        int mask = 0;
-        if (failures(packed) * 100.0 >= failureRateThreshold * calls) {
-            mask |= FAILURE_RATE;
-        }
-        if (slowCalls(packed) * 100.0 >= slowCallRateThreshold * calls) {
-            mask |= SLOW_CALL_RATE;
-        }
-        return mask;
-    }
+    public void minimumSeen(long nowNanos) {}
 
     /**
      * The totals over the window, packed: calls, failures and slow calls, 21 bits each

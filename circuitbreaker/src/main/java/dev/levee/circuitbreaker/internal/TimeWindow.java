@@ -39,6 +39,12 @@ public final class TimeWindow extends SlidingWindow {
      * stale hint only fails the check and is recomputed.
      */
     private volatile long epochHint;
+    /**
+     * The latest bucket epoch in which a check saw at least the minimum number of calls; a fast success
+     * in another bucket is checked (buckets may have expired, or the window is below its minimum).
+     * Racy on purpose: a stale value only causes an extra check.
+     */
+    private volatile long minimumSeenEpoch = NEVER;
 
     /**
      * @param windowNanos the window length, &gt; 0
@@ -63,7 +69,7 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     @Override
-    public void record(int outcome, long nowNanos) {
+    public boolean record(int outcome, long nowNanos) {
         long epoch = epochHint;
         long offset = nowNanos - epoch * bucketNanos;
         if (offset < 0 || offset >= bucketNanos) {
@@ -79,7 +85,7 @@ public final class TimeWindow extends SlidingWindow {
             }
             if (current >= epoch) {
                 add(base, outcome);
-                return;
+                break;
             }
             if (entries.compareAndSet(base, current, RESETTING)) {
                 entries.set(base + 1, 0L);
@@ -87,9 +93,17 @@ public final class TimeWindow extends SlidingWindow {
                 entries.set(base + 3, 0L);
                 entries.set(base, epoch);
                 add(base, outcome);
-                return;
+                break;
             }
         }
+        // Within one bucket nothing expires and calls only grow, so once a check saw the minimum in
+        // this bucket a fast success can only lower the rates.
+        return outcome != SUCCESS || epoch != minimumSeenEpoch;
+    }
+
+    @Override
+    public void minimumSeen(long nowNanos) {
+        minimumSeenEpoch = Math.floorDiv(nowNanos, bucketNanos);
     }
 
     private void add(int base, int outcome) {

@@ -34,9 +34,9 @@ public final class CircuitBreakerDemo {
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder()
                 .countWindow(10)
                 .minimumNumberOfCalls(5)
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .slowCallDurationThreshold(Duration.ofMillis(300))
-                .slowCallRateThreshold(80)
+                .slowCallRateThreshold(0.8)
                 .waitDurationInOpen(Duration.ofSeconds(5))
                 .permittedCallsInHalfOpen(2)
                 .ticker(ticker)
@@ -111,9 +111,9 @@ public final class CircuitBreakerDemo {
         return CircuitBreaker.of("search", CircuitBreakerConfig.builder()
                 .timeWindow(10, 10)
                 .minimumNumberOfCalls(50)
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .slowCallDurationThreshold(Duration.ofMillis(400))
-                .slowCallRateThreshold(50)
+                .slowCallRateThreshold(0.5)
                 .build());
     }
 
@@ -166,7 +166,7 @@ public final class CircuitBreakerDemo {
      */
     public static PolicyRegistry<CircuitBreakerConfig, CircuitBreaker> registry() {
         PolicyRegistry<CircuitBreakerConfig, CircuitBreaker> breakers = CircuitBreaker.registry(CircuitBreakerConfig.defaults())
-                .addConfig("critical", CircuitBreakerConfig.builder().failureRateThreshold(25).build());
+                .addConfig("critical", CircuitBreakerConfig.builder().failureRateThreshold(0.25).build());
         CircuitBreaker payments = breakers.get("payments", "critical");
         CircuitBreaker search = breakers.get("search");
         assert payments != search;
@@ -223,8 +223,8 @@ public final class CircuitBreakerDemo {
      */
     public static void listen(CircuitBreaker breaker, PrintStream out) {
         breaker.onEvent(event -> {
-            if (event instanceof CircuitBreakerEvent.StateTransition) {
-                CircuitBreakerEvent.StateTransition t = (CircuitBreakerEvent.StateTransition) event;
+            if (event instanceof CircuitBreakerEvent.StateTransitioned) {
+                CircuitBreakerEvent.StateTransitioned t = (CircuitBreakerEvent.StateTransitioned) event;
                 out.println(t.policyName() + ": " + t.from() + " -> " + t.to() + " because " + t.reason());
             }
         });

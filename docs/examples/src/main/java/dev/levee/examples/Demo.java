@@ -34,6 +34,8 @@ public final class Demo {
         RateLimiterDemo.run(out);
         section(out, "Bulkheads");
         BulkheadDemo.run(out);
+        section(out, "Health checks, the health endpoint and a watchdog");
+        HealthDemo.run(out);
         section(out, "Timeouts and deadline propagation");
         TimeoutDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");

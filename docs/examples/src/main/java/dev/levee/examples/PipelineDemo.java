@@ -71,12 +71,13 @@ public final class PipelineDemo {
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(50), 2.0, Duration.ofSeconds(1)))
                 .jitter(Jitter.full())
+                .retryOn(IOException.class)    // this downstream's IOExceptions are 503s: transient
                 .ticker(ticker).sleeper(ticker).random(random)
                 .build());
         CircuitBreaker breaker = CircuitBreaker.of("inventory", CircuitBreakerConfig.builder()
                 .countWindow(10)
                 .minimumNumberOfCalls(6)
-                .failureRateThreshold(50)
+                .failureRateThreshold(0.5)
                 .waitDurationInOpen(Duration.ofSeconds(2))
                 .permittedCallsInHalfOpen(2)
                 .ticker(ticker)

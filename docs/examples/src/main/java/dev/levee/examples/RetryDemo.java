@@ -18,6 +18,8 @@ import dev.levee.retry.RetryEvent;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -64,7 +66,8 @@ public final class RetryDemo {
                 .percentileDelay(95, Duration.ofMillis(50))
                 .maxHedges(1)
                 .budget(budget)
-                .ticker(ticker).scheduler(scheduler)
+                .ticker(ticker).scheduler(scheduler)     // demos: manual time ...
+                .asyncExecutor(Runnable::run)            // ... and hedges started on the advancing thread
                 .build());
     }
 
@@ -93,7 +96,7 @@ public final class RetryDemo {
                 String answer = retry.execute(() -> {
                     attempts.incrementAndGet();
                     if (random.nextDouble() < 0.4) {
-                        throw new IOException("connection reset");
+                        throw new SocketException("connection reset"); // transient: retried
                     }
                     return "charged";
                 });
@@ -127,7 +130,7 @@ public final class RetryDemo {
             try {
                 outer.execute(() -> middle.execute(() -> inner.execute(() -> {
                     downstreamCalls.incrementAndGet();
-                    throw new UncheckedIOException(new IOException("down"));
+                    throw new UncheckedIOException(new ConnectException("down"));
                 })));
             } catch (UncheckedIOException expected) {
                 // every request fails: the downstream is dead

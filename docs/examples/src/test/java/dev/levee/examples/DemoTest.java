@@ -17,7 +17,7 @@ class DemoTest {
         String output = bytes.toString(StandardCharsets.UTF_8);
 
         assertThat(output).contains("=== Core", "=== Circuit breaker", "=== Retry", "=== Rate limiters",
-                "=== Bulkheads", "=== Timeouts");
+                "=== Bulkheads", "=== Timeouts", "=== Health checks");
         // The headline pipeline story is deterministic (manual time, seeded randomness).
         assertThat(output).contains("request 12 [outage]: failed   inventory: 503 Service Unavailable");
         assertThat(output).contains("request 14 [outage]: rejected circuit_open by inventory");
@@ -25,5 +25,6 @@ class DemoTest {
         assertThat(output).contains("pipeline result: 42 items");
         assertThat(output).contains("worker sees a deadline: true");
         assertThat(output).contains("tenant a twice is one gate: true");
+        assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }

@@ -11,6 +11,7 @@ import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every local algorithm shares: naming, events, and the waiting logic of {@code acquire} on top
@@ -131,8 +132,11 @@ public abstract class AbstractRateLimiter implements RateLimiter {
             }
             long r = reserve(permits, now, budget);
             if (r >= 0) {
-                if (r > 0) {
-                    sleep(r, permits);
+                InterruptedException interruption = r > 0 ? sleepBooked(r) : null;
+                if (interruption != null) {
+                    // The permits were booked for this caller and will never be used: give them back.
+                    giveBack(permits, now);
+                    throw interrupted(permits, interruption);
                 }
                 return;
             }
@@ -163,12 +167,40 @@ public abstract class AbstractRateLimiter implements RateLimiter {
             ctx.sleeper.sleep(nanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': interrupted while waiting for "
-                    + permits + " permit(s)", 0L, e);
+            throw interrupted(permits, e);
         } finally {
             ctx.waiting.decrementAndGet();
         }
     }
+
+    /** Sleeps out a booked wait; the interruption (flag restored) if interrupted, else null. */
+    private @Nullable InterruptedException sleepBooked(long nanos) {
+        ctx.waiting.incrementAndGet();
+        try {
+            ctx.sleeper.sleep(nanos);
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } finally {
+            ctx.waiting.decrementAndGet();
+        }
+    }
+
+    private RateLimitedException interrupted(int permits, InterruptedException cause) {
+        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': interrupted while waiting for "
+                + permits + " permit(s)", 0L, cause);
+    }
+
+    /**
+     * Returns {@code permits} booked by {@link #reserve} at {@code bookedAtNanos} and never used (the
+     * waiter was interrupted), so the next caller may have them. Only reserving algorithms book the
+     * future; for the others this does nothing.
+     *
+     * @param permits how many were booked
+     * @param bookedAtNanos the reading the booking was made with
+     */
+    void giveBack(int permits, long bookedAtNanos) {}
 
     static void checkPermits(int permits) {
         if (permits < 1) {

@@ -151,14 +151,24 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             WindowState old = window;
             long now = ctx.ticker.read();
             long s = old.seal();
-            long length = period.toNanos();
-            if (length == old.length) {
-                window = new WindowState(old.origin, length, limit, s);
-            } else {
-                // A new window grid starting now, carrying what the current window has granted.
-                long diff = old.epochDiff(old.epochOf(now), s >>> COUNT_BITS, COUNT_BITS);
-                long count = diff > 0 ? 0 : s & COUNT_MASK;
-                window = new WindowState(now, length, limit, count);
+            // Publish unconditionally: the new state, or, if it could not be built, the old one unsealed.
+            WindowState next = null;
+            try {
+                long length = period.toNanos();
+                if (length == old.length) {
+                    next = new WindowState(old.origin, length, limit, s);
+                } else {
+                    // A new window grid starting now, carrying what the current window has granted.
+                    long diff = old.epochDiff(old.epochOf(now), s >>> COUNT_BITS, COUNT_BITS);
+                    long count = diff > 0 ? 0 : s & COUNT_MASK;
+                    next = new WindowState(now, length, limit, count);
+                }
+            } finally {
+                if (next != null) {
+                    window = next;
+                } else {
+                    old.unseal(s);
+                }
             }
         } finally {
             ctx.rateLock.unlock();

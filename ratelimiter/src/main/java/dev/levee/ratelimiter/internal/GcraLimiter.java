@@ -303,6 +303,32 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
     }
 
+    /**
+     * Moves {@code tat} back by the cost of the unused booking, {@code n·T} at the interval in force
+     * when it was booked (after a rate change in between, at the new one): the next caller gets the
+     * permits. A caller that booked later keeps its own wait; the bound holds for the permits used.
+     */
+    @Override
+    final void giveBack(int permits, long bookedAtNanos) {
+        int losses = 0;
+        while (true) {
+            long current = readTat();
+            long cost = Math.multiplyHigh(intervalAt(params, bookedAtNanos), permits) != 0 ? Long.MAX_VALUE
+                    : intervalAt(params, bookedAtNanos) * permits;
+            long back = current - cost;
+            if (back > current) {
+                back = Long.MIN_VALUE + 1; // wrapped: idle since forever
+            }
+            if (back == SEALED) {
+                back++;
+            }
+            if (TAT.compareAndSet(this, current, back)) {
+                return;
+            }
+            losses = Contention.backOff(losses);
+        }
+    }
+
     @Override
     final long reservePeek(int permits, long nowNanos) {
         long current = readTat();
@@ -372,8 +398,17 @@ public class GcraLimiter extends AbstractRateLimiter {
             do {
                 tat = (long) TAT.getVolatile(this);
             } while (tat == SEALED || !TAT.compareAndSet(this, tat, SEALED));
-            params = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
-            TAT.setVolatile(this, carried(old, tat, now, oldInterval, interval));
+            // Publish unconditionally: whatever throws between the seal and here, the state is unsealed
+            // (to the old tat and parameters when the new ones could not be computed), never left sealed.
+            long published = tat;
+            try {
+                Params next = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
+                long carried = carried(old, tat, now, oldInterval, interval);
+                params = next;
+                published = carried;
+            } finally {
+                TAT.setVolatile(this, published);
+            }
         } finally {
             ctx.rateLock.unlock();
         }

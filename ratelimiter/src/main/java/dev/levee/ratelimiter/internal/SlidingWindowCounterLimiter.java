@@ -207,25 +207,35 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             WindowState old = window;
             long now = ctx.ticker.read();
             long s = old.seal();
-            long length = period.toNanos();
-            if (length == old.length) {
-                window = new WindowState(old.origin, length, limit, s);
-            } else {
-                // A new grid starting now; what the old sliding window still covers becomes the
-                // current count, so the change never frees capacity already used.
-                long epoch = old.epochOf(now);
-                long diff = old.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
-                long prev = (s >>> BITS) & MASK;
-                long curr = s & MASK;
-                if (diff > 0) {
-                    prev = diff == 1 ? curr : 0L;
-                    curr = 0L;
+            // Publish unconditionally: the new state, or, if it could not be built, the old one unsealed.
+            WindowState next = null;
+            try {
+                long length = period.toNanos();
+                if (length == old.length) {
+                    next = new WindowState(old.origin, length, limit, s);
                 } else {
-                    epoch -= diff;
+                    // A new grid starting now; what the old sliding window still covers becomes the
+                    // current count, so the change never frees capacity already used.
+                    long epoch = old.epochOf(now);
+                    long diff = old.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
+                    long prev = (s >>> BITS) & MASK;
+                    long curr = s & MASK;
+                    if (diff > 0) {
+                        prev = diff == 1 ? curr : 0L;
+                        curr = 0L;
+                    } else {
+                        epoch -= diff;
+                    }
+                    long elapsed = Math.min(old.length, Math.max(0L, now - old.startOf(epoch)));
+                    long used = curr + weighted(prev, old.length, elapsed);
+                    next = new WindowState(now, length, limit, Math.min(used, MASK));
                 }
-                long elapsed = Math.min(old.length, Math.max(0L, now - old.startOf(epoch)));
-                long used = curr + weighted(prev, old.length, elapsed);
-                window = new WindowState(now, length, limit, Math.min(used, MASK));
+            } finally {
+                if (next != null) {
+                    window = next;
+                } else {
+                    old.unseal(s);
+                }
             }
         } finally {
             ctx.rateLock.unlock();

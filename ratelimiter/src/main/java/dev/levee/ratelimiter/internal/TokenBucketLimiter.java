@@ -246,6 +246,32 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         }
     }
 
+    /**
+     * Takes the unused booking off the state ({@code n·I}, or {@code n} on the counting curve), in the
+     * current bucket (after a rate change, the carried one). The bucket never holds more than its
+     * capacity: the token count is capped by construction.
+     */
+    @Override
+    void giveBack(int permits, long bookedAtNanos) {
+        int losses = 0;
+        while (true) {
+            Bucket b = bucket;
+            long s = (long) STATE.getVolatile(b);
+            if (s == SEALED) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long back = b.interval > 0 ? s - permits * b.interval : s - permits;
+            if (back == SEALED) {
+                back++;
+            }
+            if (STATE.compareAndSet(b, s, back)) {
+                return;
+            }
+            losses = Contention.backOff(losses);
+        }
+    }
+
     @Override
     long reservePeek(int permits, long nowNanos) {
         Bucket b = bucket;
@@ -286,7 +312,17 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             do {
                 s = (long) STATE.getVolatile(old);
             } while (!STATE.compareAndSet(old, s, SEALED));
-            bucket = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
+            // Publish unconditionally: the new bucket, or, if it could not be built, the old one unsealed.
+            Bucket next = null;
+            try {
+                next = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
+            } finally {
+                if (next != null) {
+                    bucket = next;
+                } else {
+                    STATE.setVolatile(old, s);
+                }
+            }
         } finally {
             ctx.rateLock.unlock();
         }

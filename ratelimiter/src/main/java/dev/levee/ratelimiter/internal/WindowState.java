@@ -69,6 +69,15 @@ final class WindowState {
     }
 
     /**
+     * Restores the value a failed rate change had sealed, so deciders are never left spinning on a seal.
+     *
+     * @param s the value {@link #seal()} returned
+     */
+    void unseal(long s) {
+        STATE.setVolatile(this, s);
+    }
+
+    /**
      * {@code epoch − stored}, where the state stores the window index in the {@code 64 − countBits} bits
      * above its counts, so the index wraps modulo {@code 2^(64 − countBits)}. The difference is read as
      * a signed number of that width, except that a reading more than {@code min(lag, 2^(62 − countBits))}

@@ -4,6 +4,11 @@ import dev.levee.retry.Backoff;
 
 /** The same delay before every retry. */
 public final class ConstantBackoff implements Backoff {
+    /** Why a zero delay is refused, for the messages of the {@link Backoff} factories. */
+    public static final String HOT_LOOP = "(a zero delay retries in a hot loop; use Backoff.none() to retry without delay on purpose)";
+    /** No delay: {@link Backoff#none()}. */
+    public static final ConstantBackoff NONE = new ConstantBackoff(0L);
+
     private final long delayNanos;
 
     /** @param delayNanos the delay, at least zero */
@@ -28,6 +33,6 @@ public final class ConstantBackoff implements Backoff {
 
     @Override
     public String toString() {
-        return "Backoff.constant(" + delayNanos + "ns)";
+        return delayNanos == 0 ? "Backoff.none()" : "Backoff.constant(" + delayNanos + "ns)";
     }
 }

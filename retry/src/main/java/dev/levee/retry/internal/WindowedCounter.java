@@ -9,24 +9,27 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * that packs the bucket's epoch tag and its count, updated by CAS.
  *
  * <p><b>Model.</b> Time is cut into buckets whose width is a power of two nanoseconds,
- * {@code width = 2^k <= window / 10} (so between a tenth and a twentieth of the window): the epoch of
- * time {@code t} is {@code e = t >> k} — a shift, not a 64-bit division, because this runs on every
- * request. A window spans {@code n = ceil(window / width)} epochs (10 to 20 buckets), kept in a ring of
+ * {@code width = 2^k <= window / 20} (so between a twentieth and a fortieth of the window): the epoch
+ * of time {@code t} is {@code e = t >> k} — a shift, not a 64-bit division, because this runs on every
+ * request. A window spans {@code n = ceil(window / width)} epochs (20 to 40 buckets), kept in a ring of
  * {@value #SLOTS} slots; slot {@code e & (SLOTS - 1)} holds {@code (e mod 2^24) << 40 | count}. The
  * first writer of a new epoch into a slot replaces the stale epoch and count in the same CAS, so no
  * separate reset step can race with an increment.
  *
- * <p>Two readings, because a bucket is only known to the width of a bucket:
+ * <p><b>Guarantee: every event expires within {@value #TOLERANCE_PERCENT}% of the window</b>, for
+ * every window length, in one of two directions chosen by the reader (a bucket is only known to the
+ * width of a bucket, and {@code 2·width <= window / 10}):
  * <ul>
- *   <li>{@link #sum(long)}, an upper bound: the last {@code n + 1} epochs, so it counts every event
- *       made within the last {@code window} — an event counts for at least {@code window} and stops
- *       counting before {@code window + 2·width} (use it for what must not be under-counted, such as
- *       retries spent);</li>
- *   <li>{@link #sumWithin(long)}, a lower bound: the last {@code floor(window / width)} epochs, so every
- *       event it counts was made within the last {@code window} — an event stops counting between
- *       {@code window - 2·width} and {@code window} (use it for what must not be over-counted, such as
- *       requests that earn retries).</li>
+ *   <li>{@link #sum(long)}, an upper bound: the last {@code n + 1} epochs. An event counts at every
+ *       age {@code <= window} and at no age {@code >= 1.1·window} (exactly: it stops before
+ *       {@code window + 2·width}). Use it for what must not be under-counted, such as retries spent.</li>
+ *   <li>{@link #sumWithin(long)}, a lower bound: the last {@code floor(window / width)} epochs. An
+ *       event counts at every age {@code <= 0.9·window} and at no age {@code >= window} (exactly: it
+ *       counts at least until {@code window - 2·width}). Use it for what must not be over-counted,
+ *       such as requests that earn retries.</li>
  * </ul>
+ * (Ages are {@code now - t} in ticker nanoseconds.) With 10 buckets per window instead of 20 the
+ * error would reach 20% (a 3 s window has 268 ms buckets: counts lived to 116% and stopped at 89.5%).
  *
  * <p><b>Stale readings.</b> A writer whose {@code now} is a full ring old (the thread stalled between
  * reading the ticker and writing) could find its slot reused by a newer epoch and would erase that
@@ -35,16 +38,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * window already.
  *
  * <p>Limits: a bucket counts up to {@code 2^40 - 1} events; a slot untouched for exactly a multiple of
- * {@code 2^24} epochs (about 100 days with 10 s windows) would be read as current once.
+ * {@code 2^24} epochs (about 50 days with 10 s windows) would be read as current once.
  *
- * <p>No allocation after construction; an increment is one volatile read and one CAS when uncontended,
- * plus one ticker read when it is the first of its bucket.
+ * <p>Cost: no allocation after construction; an increment is one volatile read and one CAS when
+ * uncontended, plus one ticker read when it is the first of its bucket; a sum reads 20 to 41 slots.
  */
 public final class WindowedCounter {
-    /** Ring size: a power of two above the most buckets {@link #sum(long)} reads (21). */
-    public static final int SLOTS = 32;
-    /** The fewest buckets a window spans. */
-    public static final int BUCKETS = 10;
+    /** Ring size: a power of two above the most buckets {@link #sum(long)} reads (41). */
+    public static final int SLOTS = 64;
+    /** The fewest buckets a window spans: {@code 2·width <= window / 10}, the 10% tolerance. */
+    public static final int BUCKETS = 20;
+    /** How far, in percent of the window, an event's expiry may miss the window (see the class doc). */
+    public static final int TOLERANCE_PERCENT = 10;
     private static final int COUNT_BITS = 40;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
     private static final long TAG_MASK = (1L << 24) - 1;
@@ -75,7 +80,7 @@ public final class WindowedCounter {
         return 1L << shift;
     }
 
-    /** @return the buckets a window spans, {@code ceil(window / width)}: 10 to 20 */
+    /** @return the buckets a window spans, {@code ceil(window / width)}: 20 to 40 */
     public int buckets() {
         return buckets;
     }
@@ -136,15 +141,29 @@ public final class WindowedCounter {
      *         {@code nowNanos} is a full ring of buckets behind the ticker (read it again)
      */
     public boolean tryIncrement(long nowNanos, long expectedRaw) {
+        return tryAdd(nowNanos, expectedRaw, 1);
+    }
+
+    /**
+     * Adds {@code n} events at {@code nowNanos} only if the current bucket still holds
+     * {@code expectedRaw}: all of them or none.
+     *
+     * @param nowNanos the ticker reading
+     * @param expectedRaw what {@link #raw(long)} returned
+     * @param n the events to add, at least 1
+     * @return true if added; false if another thread changed the bucket meanwhile, or if
+     *         {@code nowNanos} is a full ring of buckets behind the ticker (read it again)
+     */
+    public boolean tryAdd(long nowNanos, long expectedRaw, long n) {
         long epoch = epoch(nowNanos);
         long tag = epoch & TAG_MASK;
         long next;
         if ((expectedRaw >>> COUNT_BITS) == tag) {
-            next = expectedRaw + 1;
+            next = expectedRaw + n;
         } else if (stale(epoch)) {
             return false;
         } else {
-            next = (tag << COUNT_BITS) | 1L;
+            next = (tag << COUNT_BITS) | n;
         }
         return slots.compareAndSet(slot(epoch), expectedRaw, next);
     }

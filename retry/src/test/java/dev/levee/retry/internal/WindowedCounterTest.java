@@ -10,13 +10,13 @@ class WindowedCounterTest {
     private final ManualTicker ticker = new ManualTicker();
 
     @Test
-    void bucketsArePowersOfTwoBetweenATenthAndATwentiethOfTheWindow() {
+    void bucketsArePowersOfTwoBetweenATwentiethAndAFortiethOfTheWindow() {
         WindowedCounter c = new WindowedCounter(10 * S, ticker);
-        assertThat(c.widthNanos()).isEqualTo(1L << 29);
-        assertThat(c.buckets()).isEqualTo(19);
+        assertThat(c.widthNanos()).isEqualTo(1L << 28);
+        assertThat(c.buckets()).isEqualTo(38);
         assertThat(c.widthNanos() * c.buckets()).isBetween(10 * S, 10 * S + c.widthNanos());
-        WindowedCounter exact = new WindowedCounter(10L << 20, ticker);
-        assertThat(exact.buckets()).isEqualTo(10);
+        WindowedCounter exact = new WindowedCounter(20L << 20, ticker);
+        assertThat(exact.buckets()).isEqualTo(20);
     }
 
     @Test
@@ -34,7 +34,7 @@ class WindowedCounterTest {
     void aStaleSlotIsReplacedNotAddedTo() {
         WindowedCounter c = new WindowedCounter(10 * S, ticker);
         c.increment(0);
-        long later = 32 * c.widthNanos(); // same slot, 32 epochs later
+        long later = WindowedCounter.SLOTS * c.widthNanos(); // same slot, a ring later
         c.increment(later);
         assertThat(c.sum(later)).isEqualTo(1);
         long raw = c.raw(later);
@@ -78,7 +78,7 @@ class WindowedCounterTest {
         WindowedCounter c = new WindowedCounter(10 * S, ticker);
         long w = c.widthNanos();
         long old = 0;
-        long newer = 32 * w; // same slot, one ring later
+        long newer = WindowedCounter.SLOTS * w; // same slot, one ring later
         ticker.advance(newer);
         c.increment(newer);
         c.increment(newer);

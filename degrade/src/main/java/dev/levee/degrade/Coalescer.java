@@ -1,0 +1,451 @@
+package dev.levee.degrade;
+
+import dev.levee.core.CheckedSupplier;
+import dev.levee.core.InvalidConfigException;
+import dev.levee.core.RandomSource;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import dev.levee.core.internal.Exceptions;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Single-flight request coalescing: concurrent calls for the same key share one execution of the
+ * loader (seed 000, Pattern 2; Go's {@code singleflight}). A thousand concurrent misses on a hot key
+ * become one call to the database.
+ *
+ * <pre>{@code
+ * Coalescer<String, Product> products = Coalescer.of("products", CoalescerConfig.defaults());
+ * Product p = products.execute(sku, () -> database.load(sku));                       // synchronous
+ * CompletionStage<Product> later = products.executeAsync(sku, () -> client.loadAsync(sku));
+ * }</pre>
+ *
+ * <p><b>Model.</b> The first call for a key (the leader) stores an in-flight future in a bounded map
+ * and runs its loader; calls for the key that arrive while it runs (joiners) wait for that future
+ * instead of running their own. The loader of a joiner is not called: callers of one key must pass
+ * equivalent loaders.
+ *
+ * <p><b>Guarantees.</b>
+ * <ul>
+ *   <li>Exactly one loader execution per flight; every caller of the flight gets the same value, or
+ *       the same exception instance (an {@link Error} too).</li>
+ *   <li>The key is removed in a {@code finally} on every path — value, exception, error, a loader
+ *       that returns a null stage — before the waiters are released, so nothing is left behind once
+ *       the callers have their answers. With a hold window, a successful value stays for the window
+ *       and is removed by the {@link Scheduler} at its end (or by the first call that finds it
+ *       expired).</li>
+ *   <li>A waiter that gives up never affects the others: cancelling the stage one caller got (or
+ *       interrupting a synchronous waiter, which restores its interrupt flag and throws a
+ *       {@link CancellationException}) leaves the load running for the rest.</li>
+ *   <li>At most {@code maxEntries} keys are in flight or held; a call for a new key beyond that runs
+ *       its loader on its own (counted as {@code bypassed}), so the map cannot grow without bound and
+ *       no call is refused.</li>
+ * </ul>
+ *
+ * <p><b>Hold window and early refresh.</b> With {@code holdWindow > 0}, a successful value keeps
+ * answering calls for its key for that long after its load completed — calls that arrive just after
+ * completion are coalesced too. Failures are never held. Near the end of the window, XFetch
+ * ({@link XFetch}) lets one caller reload early while every other caller is still served the held
+ * value (stale-while-revalidate): a hot key never expires for everyone at once. Coalescing is not
+ * caching: the hold window is meant to be short (its bound is one hour); use a cache for data that
+ * should be reused for long.
+ *
+ * <p><b>Cost.</b> A leader: one map insert and removal, one future, one counter CAS; a joiner: one
+ * map read and a wait. No ticker read without a hold window. The map holds one entry per key in
+ * flight.
+ *
+ * @param <K> the key type; needs {@code equals} and {@code hashCode}
+ * @param <V> the value type
+ */
+public final class Coalescer<K, V> {
+    private static final Logger LOG = LoggerFactory.getLogger(Coalescer.class);
+
+    private final String name;
+    private final CoalescerConfig config;
+    private final int maxEntries;
+    private final long holdNanos;
+    private final double beta;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final RandomSource random;
+
+    private final ConcurrentHashMap<K, Flight<V>> flights = new ConcurrentHashMap<>();
+    /** Entries present plus inserts in progress; never above maxEntries. */
+    private final AtomicInteger reserved = new AtomicInteger();
+
+    private final LongAdder loads = new LongAdder();
+    private final LongAdder joined = new LongAdder();
+    private final LongAdder held = new LongAdder();
+    private final LongAdder earlyRefreshes = new LongAdder();
+    private final LongAdder bypassed = new LongAdder();
+
+    private Coalescer(String name, CoalescerConfig config) {
+        this.name = name;
+        this.config = config;
+        this.maxEntries = config.maxEntries();
+        this.holdNanos = config.holdWindowNanos();
+        this.beta = config.earlyRefreshBeta();
+        this.ticker = config.ticker();
+        this.scheduler = config.scheduler();
+        this.random = config.random();
+    }
+
+    /**
+     * Creates a coalescer.
+     *
+     * @param name the name, for logs and metric tags
+     * @param config the config
+     * @param <K> the key type
+     * @param <V> the value type
+     * @return the coalescer
+     * @throws InvalidConfigException if the name is blank or the config null
+     */
+    public static <K, V> Coalescer<K, V> of(String name, CoalescerConfig config) {
+        Validate.name("Coalescer", name);
+        Validate.notNull(Validate.describe("Coalescer", name), "config", config);
+        return new Coalescer<>(name, config);
+    }
+
+    /**
+     * Creates a coalescer with the defaults (no hold window, 10,000 keys).
+     *
+     * @param name the name
+     * @param <K> the key type
+     * @param <V> the value type
+     * @return the coalescer
+     */
+    public static <K, V> Coalescer<K, V> ofDefaults(String name) {
+        return of(name, CoalescerConfig.defaults());
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the config */
+    public CoalescerConfig config() {
+        return config;
+    }
+
+    /**
+     * The number of keys in flight or held right now.
+     *
+     * @return the count, at most {@code maxEntries}
+     */
+    public int size() {
+        return flights.size();
+    }
+
+    /**
+     * Counters since creation.
+     *
+     * @return a snapshot
+     */
+    public CoalescerMetrics metrics() {
+        return new CoalescerMetrics(loads.sum(), joined.sum(), held.sum(), earlyRefreshes.sum(), bypassed.sum(),
+                flights.size());
+    }
+
+    /**
+     * Returns the value for {@code key}, sharing one execution of {@code loader} with every concurrent
+     * call for the key.
+     *
+     * @param key the key
+     * @param loader loads the value; runs only if no load for the key is in flight (or held)
+     * @param <E> the checked exception type of the loader
+     * @return the loaded value
+     * @throws E the load's failure — the same instance for every caller of the flight
+     * @throws CancellationException if this (waiting) thread was interrupted; its flag is restored
+     */
+    public <E extends Throwable> @Nullable V execute(K key, CheckedSupplier<? extends V, E> loader) throws E {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(loader, "loader");
+        while (true) {
+            Flight<V> flight = flights.get(key);
+            if (flight == null) {
+                if (!reserve()) {
+                    bypassed.increment();
+                    return loader.get();
+                }
+                Flight<V> mine = new Flight<>();
+                flight = flights.putIfAbsent(key, mine);
+                if (flight == null) {
+                    return lead(key, mine, loader);
+                }
+                reserved.decrementAndGet();
+            }
+            if (isJoinable(flight)) {
+                joined.increment();
+                return await(flight.future);
+            }
+            long now = ticker.read();
+            if (isExpired(flight, now)) {
+                discard(key, flight);
+                continue;
+            }
+            if (shouldRefreshEarly(flight, now)) {
+                return refreshNow(key, flight, loader);
+            }
+            held.increment();
+            return flight.future.getNow(null);
+        }
+    }
+
+    /**
+     * Returns a stage of the value for {@code key}, sharing one execution of {@code loader} with every
+     * concurrent call for the key. Never throws. Each caller gets its own stage: cancelling it does
+     * not cancel the load or the other callers' stages.
+     *
+     * @param key the key
+     * @param loader starts loading the value; called only if no load for the key is in flight (or held)
+     * @return a stage completing with the value, or exceptionally with the load's failure (the same
+     *     instance for every caller)
+     */
+    public CompletionStage<V> executeAsync(K key, Supplier<? extends CompletionStage<? extends V>> loader) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(loader, "loader");
+        while (true) {
+            Flight<V> flight = flights.get(key);
+            if (flight == null) {
+                if (!reserve()) {
+                    bypassed.increment();
+                    return follow(start(loader));
+                }
+                Flight<V> mine = new Flight<>();
+                flight = flights.putIfAbsent(key, mine);
+                if (flight == null) {
+                    leadAsync(key, mine, loader);
+                    return follow(mine.future);
+                }
+                reserved.decrementAndGet();
+            }
+            if (isJoinable(flight)) {
+                joined.increment();
+                return follow(flight.future);
+            }
+            long now = ticker.read();
+            if (isExpired(flight, now)) {
+                discard(key, flight);
+                continue;
+            }
+            if (shouldRefreshEarly(flight, now)) {
+                // Stale-while-revalidate: this caller starts the reload and is served the held value.
+                earlyRefreshes.increment();
+                Flight<V> old = flight;
+                Flight<V> fresh = new Flight<>();
+                long startNanos = ticker.read();
+                start(loader).whenComplete((value, error) -> finishRefresh(key, old, fresh, value, error, startNanos));
+            } else {
+                held.increment();
+            }
+            return follow(flight.future);
+        }
+    }
+
+    // ---------------------------------------------------------------- leaders
+
+    private <E extends Throwable> @Nullable V lead(K key, Flight<V> flight, CheckedSupplier<? extends V, E> loader)
+            throws E {
+        loads.increment();
+        long start = holdNanos > 0 ? ticker.read() : 0L;
+        V value = null;
+        Throwable failure = null;
+        try {
+            value = loader.get();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            settle(key, flight, failure == null, start);
+        }
+        if (failure != null) {
+            flight.future.completeExceptionally(failure);
+            throw Exceptions.<E>sneakyThrow(failure);
+        }
+        flight.future.complete(value);
+        return value;
+    }
+
+    private void leadAsync(K key, Flight<V> flight, Supplier<? extends CompletionStage<? extends V>> loader) {
+        loads.increment();
+        long start = holdNanos > 0 ? ticker.read() : 0L;
+        start(loader).whenComplete((value, error) -> {
+            try {
+                settle(key, flight, error == null, start);
+            } finally {
+                if (error == null) {
+                    flight.future.complete(value);
+                } else {
+                    flight.future.completeExceptionally(Exceptions.unwrap(error));
+                }
+            }
+        });
+    }
+
+    /**
+     * Ends a flight before its waiters are released: removes the key (failure or no hold window), or
+     * stamps the value and schedules its removal at the end of the hold window.
+     */
+    private void settle(K key, Flight<V> flight, boolean success, long startNanos) {
+        if (!success || holdNanos == 0) {
+            discard(key, flight);
+            return;
+        }
+        long end = ticker.read();
+        flight.loadNanos = end - startNanos;
+        flight.completedNanos = end;
+        scheduleRemoval(key, flight);
+    }
+
+    private void scheduleRemoval(K key, Flight<V> flight) {
+        try {
+            scheduler.schedule(() -> discard(key, flight), holdNanos);
+        } catch (RuntimeException e) {
+            // Without the timer the held value is still removed by the first call that finds it expired.
+            LOG.warn("Coalescer '{}': could not schedule the end of a hold window", name, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- held values
+
+    /**
+     * Whether a caller should wait for (or take the outcome of) this flight rather than treat it as a
+     * held value: it is still running, or it has just ended and was never going to be held (no hold
+     * window, or a failure) but this caller found it before its removal.
+     */
+    private boolean isJoinable(Flight<V> flight) {
+        return !flight.future.isDone() || holdNanos == 0 || flight.future.isCompletedExceptionally();
+    }
+
+    private boolean isExpired(Flight<V> flight, long now) {
+        return now - flight.completedNanos >= holdNanos;
+    }
+
+    private boolean shouldRefreshEarly(Flight<V> flight, long now) {
+        return beta > 0
+                && !flight.refreshing.get()
+                && XFetch.shouldRefresh(now, flight.completedNanos + holdNanos, flight.loadNanos, beta, random.nextDouble())
+                && flight.refreshing.compareAndSet(false, true);
+    }
+
+    /** A synchronous early refresh: this caller reloads; the others keep getting the held value. */
+    private <E extends Throwable> @Nullable V refreshNow(K key, Flight<V> old, CheckedSupplier<? extends V, E> loader) {
+        earlyRefreshes.increment();
+        long start = ticker.read();
+        V value;
+        try {
+            value = loader.get();
+        } catch (Throwable failure) {
+            Exceptions.rethrowIfError(failure);
+            finishRefresh(key, old, new Flight<>(), null, failure, start);
+            return old.future.getNow(null);
+        }
+        finishRefresh(key, old, new Flight<>(), value, null, start);
+        return value;
+    }
+
+    /** Replaces a held value by a refreshed one; after a failed refresh the held value stays until its window ends. */
+    private void finishRefresh(K key, Flight<V> old, Flight<V> fresh, @Nullable V value, @Nullable Throwable error,
+            long startNanos) {
+        if (error != null) {
+            old.refreshing.set(false);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("Coalescer '{}': early refresh failed; the held value is served until its window ends", name,
+                        error);
+            }
+            return;
+        }
+        long end = ticker.read();
+        fresh.loadNanos = end - startNanos;
+        fresh.completedNanos = end;
+        fresh.future.complete(value);
+        if (flights.replace(key, old, fresh)) {
+            scheduleRemoval(key, fresh);
+        }
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    private boolean reserve() {
+        while (true) {
+            int current = reserved.get();
+            if (current >= maxEntries) {
+                return false;
+            }
+            if (reserved.compareAndSet(current, current + 1)) {
+                return true;
+            }
+        }
+    }
+
+    private void discard(K key, Flight<V> flight) {
+        if (flights.remove(key, flight)) {
+            reserved.decrementAndGet();
+        }
+    }
+
+    private static <V> @Nullable V await(CompletableFuture<V> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw Exceptions.sneakyThrow(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            CancellationException cancelled = new CancellationException("interrupted while waiting for a coalesced load");
+            cancelled.initCause(e);
+            throw cancelled;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> CompletableFuture<V> start(Supplier<? extends CompletionStage<? extends V>> loader) {
+        try {
+            CompletionStage<? extends V> stage = loader.get();
+            if (stage == null) {
+                return CompletableFuture.failedFuture(new NullPointerException("the loader returned a null CompletionStage"));
+            }
+            return (CompletableFuture<V>) follow(stage);
+        } catch (RuntimeException | Error e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** A stage of the caller's own: the same value or the same exception, and cancelling it touches nothing else. */
+    private static <V> CompletableFuture<V> follow(CompletionStage<? extends V> shared) {
+        CompletableFuture<V> own = new CompletableFuture<>();
+        shared.whenComplete((value, error) -> {
+            if (error == null) {
+                own.complete(value);
+            } else {
+                own.completeExceptionally(Exceptions.unwrap(error));
+            }
+        });
+        return own;
+    }
+
+    @Override
+    public String toString() {
+        return "Coalescer[" + name + ", entries=" + size() + "]";
+    }
+
+    /** One key's load: in flight until its future completes; then held for the window, if any. */
+    private static final class Flight<V> {
+        final CompletableFuture<V> future = new CompletableFuture<>();
+        final AtomicBoolean refreshing = new AtomicBoolean();
+        /** Written before the future completes (happens-before every reader that sees it done). */
+        long completedNanos;
+        long loadNanos;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.levee.loadshed;
+
+import dev.levee.core.EventListeners;
+import dev.levee.core.RejectedException;
+import dev.levee.core.ShedException;
+import dev.levee.core.Subscription;
+import dev.levee.core.Ticker;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The bookkeeping every shedder shares: counters by reason, in-flight permits, events, the
+ * rejection exception. Subclasses implement {@link #decide} and may override the admit step.
+ */
+abstract class BaseShedder implements Shedder {
+    private static final ShedDecision[] DECISIONS = ShedDecision.values();
+
+    final String name;
+    final Ticker ticker;
+    private final long retryAfterNanos;
+    private final LongAdder admitted = new LongAdder();
+    private final LongAdder[] shed = new LongAdder[DECISIONS.length];
+    final AtomicInteger inFlight = new AtomicInteger();
+    final EventListeners<ShedderEvent> events = new EventListeners<>();
+    /** The reason of this thread's last refusal, for {@link #rejection(long)}. */
+    private final ThreadLocal<ShedDecision> lastRefusal = new ThreadLocal<>();
+
+    BaseShedder(String name, Ticker ticker, long retryAfterNanos) {
+        this.name = name;
+        this.ticker = ticker;
+        this.retryAfterNanos = retryAfterNanos;
+        for (int i = 0; i < shed.length; i++) {
+            shed[i] = new LongAdder();
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /**
+     * Decides for the current thread's priority and takes a permit when admitted.
+     */
+    @Override
+    public boolean tryAcquire(long nowNanos) {
+        ShedDecision d = decide(RequestPriority.current(), nowNanos);
+        if (d == ShedDecision.ADMITTED && admit()) {
+            return true;
+        }
+        refuse(d == ShedDecision.ADMITTED || d == ShedDecision.QUEUED ? ShedDecision.CONCURRENCY_LIMIT : d, nowNanos);
+        return false;
+    }
+
+    /** Takes the permit of an admitted request; false if a bound was lost to a race. */
+    boolean admit() {
+        inFlight.incrementAndGet();
+        admitted.increment();
+        return true;
+    }
+
+    /** Counts a granted permit taken by a subclass's own admission. */
+    void countAdmitted() {
+        admitted.increment();
+    }
+
+    /** Counts a refusal and remembers its reason for {@link #rejection(long)}. */
+    void refuse(ShedDecision d, long nowNanos) {
+        shed[d.ordinal()].increment();
+        lastRefusal.set(d);
+        if (!events.isEmpty()) {
+            events.publish(new ShedderEvent.Rejected(name, nowNanos, d));
+        }
+    }
+
+    @Override
+    public RejectedException rejection(long nowNanos) {
+        ShedDecision d = lastRefusal.get();
+        ShedDecision reason = d == null ? ShedDecision.CONCURRENCY_LIMIT : d;
+        return new ShedException(name, reason.reason(), getClass().getSimpleName() + " '" + name + "' shed the call: "
+                + reason.reason(), retryAfterNanos, null);
+    }
+
+    /** A permit came back. */
+    void release() {
+        inFlight.decrementAndGet();
+    }
+
+    @Override
+    public void onSuccess(long latencyNanos) {
+        release();
+    }
+
+    @Override
+    public void onFailure(long latencyNanos, Throwable error) {
+        release();
+    }
+
+    @Override
+    public void onIgnored() {
+        release();
+    }
+
+    @Override
+    public long admittedCount() {
+        return admitted.sum();
+    }
+
+    @Override
+    public long shedCount(ShedDecision reason) {
+        return shed[reason.ordinal()].sum();
+    }
+
+    @Override
+    public long shedCount() {
+        long sum = 0;
+        for (LongAdder a : shed) {
+            sum += a.sum();
+        }
+        return sum;
+    }
+
+    @Override
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    @Override
+    public double shedRate() {
+        long s = shedCount();
+        long total = s + admittedCount();
+        return total == 0 ? 0.0 : s / (double) total;
+    }
+
+    @Override
+    public ShedderMetrics metrics() {
+        Map<String, Long> byReason = new LinkedHashMap<>();
+        for (ShedDecision d : DECISIONS) {
+            long c = shed[d.ordinal()].sum();
+            if (c > 0) {
+                byReason.merge(d.reason(), c, Long::sum);
+            }
+        }
+        return new ShedderMetrics(name, admittedCount(), shedCount(), Map.copyOf(byReason), inFlight(), shedRate());
+    }
+
+    @Override
+    public Subscription onEvent(Consumer<? super ShedderEvent> listener) {
+        return events.subscribe(listener);
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + name + ", inFlight=" + inFlight() + ", shed=" + shedCount() + "]";
+    }
+}

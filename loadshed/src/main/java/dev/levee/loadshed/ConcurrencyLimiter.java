@@ -1,0 +1,442 @@
+package dev.levee.loadshed;
+
+import dev.levee.core.Classifier;
+import dev.levee.core.Deadline;
+import dev.levee.core.EventListeners;
+import dev.levee.core.Gate;
+import dev.levee.core.LoadSignal;
+import dev.levee.core.Outcome;
+import dev.levee.core.PolicyRegistry;
+import dev.levee.core.RejectedException;
+import dev.levee.core.ShedException;
+import dev.levee.core.Subscription;
+import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
+import dev.levee.loadshed.internal.BoundedCounter;
+import dev.levee.loadshed.internal.WaitQueue;
+import dev.levee.loadshed.limit.LimitAlgorithm;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An adaptive concurrency limit: admits a request while fewer than {@code limit} are in flight, and
+ * moves the limit with a {@link LimitAlgorithm} fed by every completion's latency and outcome. It
+ * protects a server from its callers (around a request handler) or a caller from overloading a
+ * dependency (around an outbound call), and finds the limit by itself.
+ *
+ * <pre>{@code
+ * ConcurrencyLimiter limiter = ConcurrencyLimiter.of("api", ConcurrencyLimiterConfig.builder()
+ *         .algorithm(() -> GradientLimit.builder().maxLimit(200).build())
+ *         .build());
+ * Response r = limiter.execute(() -> handle(request));   // ShedException (reason concurrency_limit) when full
+ * }</pre>
+ *
+ * <p><b>Model.</b> Two numbers: {@code inflight}, changed by one bounded CAS on admission
+ * ({@code inflight < limit ? inflight + 1 : refuse}) and one atomic decrement on completion; and
+ * {@code limit}, a volatile field written only by the algorithm's single writer. A completion returns
+ * its slot and then offers its sample {@code (end time, latency, inflight, drop)} to the algorithm: the
+ * thread that wins a CAS on a writer flag runs {@link LimitAlgorithm#update}; a thread that finds the
+ * flag taken folds its sample into one pending sample (the largest latency, and "drop" if any was a
+ * drop) that the writer, or the next completion, applies. No sample that signals overload is lost, and
+ * the algorithm is never run by two threads at once. It is a {@link Gate}: use it alone
+ * ({@link #execute}), through the permit protocol ({@link #tryAcquire(long)} then exactly one of
+ * {@link #onSuccess}, {@link #onFailure}, {@link #onIgnored}), or in a {@link dev.levee.core.Pipeline},
+ * where it shares the pipeline's clock readings and reads none of its own.
+ *
+ * <p><b>Outcomes.</b> A success (or a result) is a sample. A failure the config's {@link Classifier}
+ * counts — timeouts and {@link dev.levee.core.DeadlineExceededException} included — is a sample with
+ * {@code drop = true}. A failure it ignores (by default an {@link Error}), and {@link #onIgnored()},
+ * return the slot without a sample.
+ *
+ * <p><b>Guarantees.</b>
+ * <ul>
+ *   <li>{@link #inflight()} never exceeds the limit in force when each request was admitted, under
+ *       any concurrency; when the limit falls, requests already in flight finish and no new one is
+ *       admitted until {@code inflight < limit}.</li>
+ *   <li>Every permit is returned exactly once by its completion method; a completion without a permit
+ *       throws {@link IllegalStateException} and leaves the count unchanged.</li>
+ *   <li>{@link #tryAcquire(long)} never waits. {@link #acquire(long)} waits only when
+ *       {@code maxWait > 0}: at most {@code maxWait}, never past the current {@link Deadline}, with
+ *       at most {@code maxWaiters} threads waiting, served in {@code waitOrder} with direct hand-off. A
+ *       waiting thread that is interrupted stops waiting, has its interrupt flag restored, and gets a
+ *       {@link ShedException}. Waiting uses {@code java.util.concurrent.locks}, never a monitor.</li>
+ *   <li>A refusal is a stackless {@link ShedException} with reason {@value #REASON}.</li>
+ * </ul>
+ *
+ * <p><b>Logging.</b> One WARN when the limit falls to the algorithm's floor (an operator should know
+ * the service is shedding as hard as it can), one INFO when it leaves it; every other change at DEBUG.
+ *
+ * <p><b>Cost.</b> Admission: a volatile read and a CAS. Completion: an atomic decrement, a volatile
+ * read for waiters, a CAS on the writer flag and the algorithm's arithmetic. Nothing is allocated
+ * unless a request is refused, a thread waits, or a listener is registered.
+ *
+ * <p>Thread-safe. Configuration: {@link ConcurrencyLimiterConfig}.
+ */
+public final class ConcurrencyLimiter implements Gate {
+    /** The shed reason of every refusal: {@value}. */
+    public static final String REASON = "concurrency_limit";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConcurrencyLimiter.class);
+    private static final VarHandle UPDATING;
+    private static final VarHandle PENDING;
+    private static final VarHandle SAMPLES;
+    /** Latencies above this are stored as this in the packed pending sample. */
+    private static final long MAX_PENDING_RTT = Long.MAX_VALUE >>> 2;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            UPDATING = lookup.findVarHandle(ConcurrencyLimiter.class, "updating", int.class);
+            PENDING = lookup.findVarHandle(ConcurrencyLimiter.class, "pending", long.class);
+            SAMPLES = lookup.findVarHandle(ConcurrencyLimiter.class, "samples", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final ConcurrencyLimiterConfig config;
+    private final Ticker ticker;
+    private final Classifier classifier;
+    private final LimitAlgorithm algorithm;
+    private final int minLimit;
+    private final long maxWaitNanos;
+    private final boolean lifo;
+    private final BoundedCounter inflight = new BoundedCounter();
+    private final WaitQueue waiters;
+    private final WaitQueue.Slots slots = new Slots();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder drops = new LongAdder();
+    private final EventListeners<ConcurrencyLimiterEvent> listeners = new EventListeners<>();
+
+    /** The limit in force; written only by the writer that holds {@link #updating}. */
+    private volatile int limit;
+    /** 1 while a thread runs the algorithm. */
+    private volatile int updating;
+    /** A sample folded in while the writer was busy: {@code (rtt + 1) << 1 | drop}, 0 when none. */
+    private volatile long pending;
+    /** Samples applied; written by the writer only (release store), read with acquire. */
+    private long samples;
+    /** Whether the limit is at the floor (the WARN was logged); writer only. */
+    private boolean atFloor;
+
+    private ConcurrencyLimiter(String name, ConcurrencyLimiterConfig config) {
+        this.name = Validate.name("ConcurrencyLimiter", name);
+        this.config = Validate.notNull(Validate.describe("ConcurrencyLimiter", name), "config", config);
+        this.ticker = config.ticker();
+        this.classifier = config.classifier();
+        this.algorithm = ConcurrencyLimiterConfig.newAlgorithm(Validate.describe("ConcurrencyLimiter", name),
+                config.algorithm());
+        this.minLimit = algorithm.minLimit();
+        this.maxWaitNanos = config.maxWaitNanos();
+        this.lifo = config.waitOrder() == ConcurrencyLimiterConfig.WaitOrder.LIFO;
+        this.waiters = new WaitQueue(lifo, config.maxWaiters());
+        this.limit = algorithm.initialLimit();
+    }
+
+    /**
+     * A limiter.
+     *
+     * @param name the name, used in rejections, events, logs and metric tags
+     * @param config the configuration
+     * @return the limiter
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the algorithm's bounds are invalid
+     */
+    public static ConcurrencyLimiter of(String name, ConcurrencyLimiterConfig config) {
+        return new ConcurrencyLimiter(name, config);
+    }
+
+    /**
+     * A limiter with {@link ConcurrencyLimiterConfig#defaults()}: seed 002's AIMD, fail fast.
+     *
+     * @param name the name
+     * @return the limiter
+     */
+    public static ConcurrencyLimiter ofDefaults(String name) {
+        return new ConcurrencyLimiter(name, ConcurrencyLimiterConfig.defaults());
+    }
+
+    /**
+     * A registry creating one limiter per name.
+     *
+     * @param defaultConfig the configuration of limiters created without a named configuration
+     * @return the registry
+     */
+    public static PolicyRegistry<ConcurrencyLimiterConfig, ConcurrencyLimiter> registry(
+            ConcurrencyLimiterConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, ConcurrencyLimiter::of);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** @return the configuration this limiter was built from */
+    public ConcurrencyLimiterConfig config() {
+        return config;
+    }
+
+    // ------------------------------------------------------------------ admission
+
+    /**
+     * Admits if {@code inflight < limit}; never waits (and may take a slot ahead of waiting threads).
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return true if the request may start; then exactly one completion method must follow
+     */
+    @Override
+    public boolean tryAcquire(long nowNanos) {
+        if (inflight.tryIncrement(limit) > 0) {
+            return true;
+        }
+        onRejected(nowNanos);
+        return false;
+    }
+
+    /**
+     * Admits, waiting for a slot if {@code maxWait > 0}: up to {@code maxWait} and never past the
+     * current {@link Deadline}. In FIFO order a caller does not take a slot ahead of waiting threads.
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @throws ShedException (reason {@value #REASON}) if no slot was free in time, too many threads
+     *     wait, or the thread was interrupted while waiting (its interrupt flag is then set again)
+     */
+    @Override
+    public void acquire(long nowNanos) {
+        if ((lifo || waiters.size() == 0) && inflight.tryIncrement(limit) > 0) {
+            return;
+        }
+        if (maxWaitNanos == 0) {
+            onRejected(nowNanos);
+            throw rejection(nowNanos);
+        }
+        long end = WaitQueue.waitEnd(ticker, nowNanos, maxWaitNanos);
+        if (end <= nowNanos) {
+            onRejected(nowNanos);
+            throw rejection(nowNanos);
+        }
+        WaitQueue.Result result = waiters.await(slots, ticker, end);
+        if (result == WaitQueue.Result.GRANTED) {
+            return;
+        }
+        long now = ticker.read();
+        onRejected(now);
+        if (result == WaitQueue.Result.INTERRUPTED) {
+            throw new ShedException(name, REASON, "ConcurrencyLimiter '" + name
+                    + "': interrupted while waiting for a slot; interrupt flag restored", 0L, null);
+        }
+        throw rejection(now);
+    }
+
+    @Override
+    public RejectedException rejection(long nowNanos) {
+        return new ShedException(name, REASON, "ConcurrencyLimiter '" + name + "' is at its limit: " + inflight.get()
+                + " of " + limit + " requests in flight" + (maxWaitNanos > 0 ? " and no slot freed in time" : ""),
+                0L, null);
+    }
+
+    // ------------------------------------------------------------------ completion
+
+    @Override
+    public void onSuccess(long latencyNanos) {
+        complete(ticker.read(), latencyNanos, false);
+    }
+
+    @Override
+    public void onResult(long latencyNanos, Object result) {
+        onResultAt(ticker.read(), latencyNanos, result);
+    }
+
+    @Override
+    public void onResultAt(long endNanos, long latencyNanos, Object result) {
+        boolean drop = classifier.classifiesResults() && classifier.classifyResult(result) == Outcome.FAILURE;
+        complete(endNanos, latencyNanos, drop);
+    }
+
+    @Override
+    public void onFailure(long latencyNanos, Throwable error) {
+        onFailureAt(ticker.read(), latencyNanos, error);
+    }
+
+    @Override
+    public void onFailureAt(long endNanos, long latencyNanos, Throwable error) {
+        Outcome outcome = classifier.classify(error);
+        if (outcome == Outcome.IGNORED) {
+            release();
+        } else {
+            complete(endNanos, latencyNanos, outcome == Outcome.FAILURE);
+        }
+    }
+
+    @Override
+    public void onIgnored() {
+        release();
+    }
+
+    private void release() {
+        inflight.decrement();
+        waiters.grant(slots);
+    }
+
+    private void complete(long now, long latencyNanos, boolean drop) {
+        int before = inflight.decrement();
+        waiters.grant(slots);
+        if (drop) {
+            drops.increment();
+        }
+        sample(now, Math.max(0L, latencyNanos), before, drop);
+    }
+
+    // ------------------------------------------------------------------ the single writer
+
+    private void sample(long now, long rtt, int inflightAtEnd, boolean drop) {
+        if (UPDATING.compareAndSet(this, 0, 1)) {
+            try {
+                apply(now, rtt, inflightAtEnd, drop);
+            } finally {
+                updating = 0;
+            }
+        } else {
+            fold(rtt, drop);
+        }
+        // A sample folded while this thread (or the writer it lost to) was applying: apply it now.
+        // Two rounds at most, so one completion never runs the algorithm for a stream of others.
+        for (int round = 0; round < 2 && pending != 0 && UPDATING.compareAndSet(this, 0, 1); round++) {
+            try {
+                long p = (long) PENDING.getAndSet(this, 0L);
+                if (p != 0) {
+                    apply(now, (p >>> 1) - 1, inflight.get(), (p & 1) != 0);
+                }
+            } finally {
+                updating = 0;
+            }
+        }
+    }
+
+    /** Merges a sample into the pending one: the larger latency, and drop if either dropped. */
+    private void fold(long rtt, boolean drop) {
+        long capped = Math.min(rtt, MAX_PENDING_RTT);
+        long current;
+        long next;
+        do {
+            current = pending;
+            long currentRtt = current == 0 ? -1 : (current >>> 1) - 1;
+            next = ((Math.max(currentRtt, capped) + 1) << 1) | (current & 1) | (drop ? 1 : 0);
+        } while (!PENDING.compareAndSet(this, current, next));
+    }
+
+    private void apply(long now, long rtt, int inflightAtEnd, boolean drop) {
+        int old = limit;
+        int next = algorithm.update(now, rtt, inflightAtEnd, drop);
+        SAMPLES.setRelease(this, samples + 1);
+        if (next != old) {
+            limit = next;
+            limitChanged(now, old, next);
+        }
+    }
+
+    private void limitChanged(long now, int old, int next) {
+        if (next > old) {
+            waiters.grant(slots);
+        }
+        if (next <= minLimit && !atFloor) {
+            atFloor = true;
+            LOG.warn("ConcurrencyLimiter '{}' fell to its floor of {} concurrent requests: latency or drops say the "
+                    + "service is overloaded and it is shedding as hard as it can", name, next);
+        } else if (next > minLimit && atFloor) {
+            atFloor = false;
+            LOG.info("ConcurrencyLimiter '{}' rose above its floor: limit {}", name, next);
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("ConcurrencyLimiter '{}' limit {} -> {} ({} in flight)", name, old, next, inflight.get());
+        }
+        if (!listeners.isEmpty()) {
+            listeners.publish(new ConcurrencyLimiterEvent.LimitChanged(name, now, old, next, inflight.get()));
+        }
+    }
+
+    private void onRejected(long now) {
+        rejected.increment();
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("ConcurrencyLimiter '{}' shed a request: {} of {} in flight", name, inflight.get(), limit);
+        }
+        if (!listeners.isEmpty()) {
+            listeners.publish(new ConcurrencyLimiterEvent.Rejected(name, now, REASON, limit, inflight.get()));
+        }
+    }
+
+    // ------------------------------------------------------------------ readings
+
+    /** @return the limit in force */
+    public int limit() {
+        return limit;
+    }
+
+    /** @return requests admitted and not yet completed */
+    public int inflight() {
+        return inflight.get();
+    }
+
+    /** @return threads waiting for a slot */
+    public int waiting() {
+        return waiters.size();
+    }
+
+    /** @return requests refused since creation */
+    public long rejectedCount() {
+        return rejected.sum();
+    }
+
+    /** @return a snapshot of the state and counters */
+    public ConcurrencyLimiterMetrics metrics() {
+        return new ConcurrencyLimiterMetrics(limit, inflight.get(), waiters.size(), rejected.sum(), drops.sum(),
+                (long) SAMPLES.getAcquire(this));
+    }
+
+    /**
+     * The limiter's utilisation as a {@link LoadSignal}: {@code inflight / limit}, 1.0 at the limit.
+     *
+     * @return a signal reading this limiter
+     */
+    public LoadSignal loadSignal() {
+        return () -> (double) inflight.get() / limit;
+    }
+
+    /**
+     * Registers a listener; it runs on the thread that caused the event and must be fast.
+     *
+     * @param listener the listener
+     * @return closing it unregisters the listener
+     */
+    public Subscription onEvent(Consumer<? super ConcurrencyLimiterEvent> listener) {
+        return listeners.subscribe(listener);
+    }
+
+    @Override
+    public String toString() {
+        return "ConcurrencyLimiter[" + name + ", inflight=" + inflight.get() + "/" + limit + ", waiting="
+                + waiters.size() + ", " + algorithm + "]";
+    }
+
+    /** The limiter's slots as seen by its wait queue. */
+    private final class Slots implements WaitQueue.Slots {
+        @Override
+        public boolean tryTake() {
+            return inflight.tryIncrement(limit) > 0;
+        }
+
+        @Override
+        public void giveBack() {
+            inflight.decrement();
+        }
+    }
+}

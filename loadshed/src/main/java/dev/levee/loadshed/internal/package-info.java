@@ -1,0 +1,4 @@
+/**
+ * Implementation details of the load-shedding module: not for users, may change without notice.
+ */
+package dev.levee.loadshed.internal;
