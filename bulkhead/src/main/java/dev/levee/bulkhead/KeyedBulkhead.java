@@ -46,7 +46,7 @@ public final class KeyedBulkhead<K> {
     private final KeyedRegistry<K, Bulkhead> registry;
     /** Evicted bulkheads that still had calls inside, by key. Bounded by the number of calls in flight. */
     private final Map<K, Bulkhead> draining = new ConcurrentHashMap<>();
-    /** Rejections of bulkheads no longer present, so {@link #rejectedCount()} never goes backwards. */
+    /** Rejections of bulkheads no longer present, so {@link #retiredRejectedCount()} never goes backwards. */
     private final LongAdder retiredRejections = new LongAdder();
     private final LongAdder reinstated = new LongAdder();
 

@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A thread-pool bulkhead: calls run on the bulkhead's own bounded set of worker threads, so a
@@ -78,6 +79,7 @@ import org.slf4j.LoggerFactory;
  * <p>A thread hop costs microseconds and allocates a task per call; prefer the semaphore
  * {@link Bulkhead} unless the caller must be able to walk away from a hung call.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadPoolBulkhead.class);
 
@@ -86,9 +88,9 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     private final List<dev.levee.core.ContextPropagator<?>> propagators;
     private final ExecutorService executor;
     /** The platform pool, or null on virtual threads. */
-    private final ThreadPoolExecutor pool;
+    private final @Nullable ThreadPoolExecutor pool;
     /** Virtual threads only: bounds running tasks. */
-    private final Semaphore running;
+    private final @Nullable Semaphore running;
     /** Virtual threads only: accepted and not yet finished tasks, at most maxThreads + queueCapacity. */
     private final AtomicInteger admitted = new AtomicInteger();
     private final int virtualCapacity;
@@ -435,7 +437,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
 
     /** The stage handed to the caller; cancelling it cancels the task. */
     private static final class TaskFuture<T> extends CompletableFuture<T> {
-        volatile FutureTask<?> task;
+        volatile @Nullable FutureTask<?> task;
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The context of one thread — its current {@link Deadline} plus whatever the given
@@ -30,11 +31,11 @@ import java.util.function.Supplier;
 public final class ContextSnapshot {
     private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
 
-    private final Deadline deadline;
+    private final @Nullable Deadline deadline;
     private final List<ContextPropagator<?>> propagators;
     private final Object[] captured;
 
-    private ContextSnapshot(Deadline deadline, List<ContextPropagator<?>> propagators, Object[] captured) {
+    private ContextSnapshot(@Nullable Deadline deadline, List<ContextPropagator<?>> propagators, Object[] captured) {
         this.deadline = deadline;
         this.propagators = propagators;
         this.captured = captured;
@@ -75,7 +76,7 @@ public final class ContextSnapshot {
      *
      * @return the deadline, or null if none was current
      */
-    public Deadline deadline() {
+    public @Nullable Deadline deadline() {
         return deadline;
     }
 
@@ -140,6 +141,7 @@ public final class ContextSnapshot {
      * @param task the task
      * @return the wrapped task
      */
+    @SuppressWarnings("try") // the scope is held only for its close()
     public Runnable wrap(Runnable task) {
         Objects.requireNonNull(task, "task");
         return () -> {
@@ -156,6 +158,7 @@ public final class ContextSnapshot {
      * @param <T> the result type
      * @return the wrapped task
      */
+    @SuppressWarnings("try") // the scope is held only for its close()
     public <T> Callable<T> wrap(Callable<T> task) {
         Objects.requireNonNull(task, "task");
         return () -> {
@@ -172,6 +175,7 @@ public final class ContextSnapshot {
      * @param <T> the result type
      * @return the wrapped supplier
      */
+    @SuppressWarnings("try") // the scope is held only for its close()
     public <T> Supplier<T> wrapSupplier(Supplier<T> supplier) {
         Objects.requireNonNull(supplier, "supplier");
         return () -> {
@@ -190,6 +194,7 @@ public final class ContextSnapshot {
      * @param <R> the result type
      * @return the wrapped function
      */
+    @SuppressWarnings("try") // the scope is held only for its close()
     public <A, R> Function<A, R> wrap(Function<A, R> function) {
         Objects.requireNonNull(function, "function");
         return argument -> {

@@ -93,6 +93,7 @@ public interface Policy {
      * @throws E what the call threw, unchanged
      * @throws RejectedException if this policy refused the call
      */
+    @SuppressWarnings("NullAway") // the Void result is null by definition
     default <E extends Throwable> void run(CheckedRunnable<E> call) throws E {
         execute(Chain.direct(), () -> {
             call.run();
@@ -179,7 +180,8 @@ public interface Policy {
     }
 
     /**
-     * Returns a checked function that applies {@code function} through this policy.
+     * Returns a checked function that applies {@code function} through this policy. Named apart from
+     * {@link #decorate(Function)} so that a lambda literal is never ambiguous between the two.
      *
      * @param function the call
      * @param <A> the argument type

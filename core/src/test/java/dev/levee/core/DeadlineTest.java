@@ -71,6 +71,7 @@ class DeadlineTest {
         assertThat(Deadline.earliest(null, a)).isSameAs(a);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void nestedScopesKeepTheEarlierAndRestoreOnClose() {
         Deadline outer = Deadline.after(Duration.ofSeconds(1), ticker);
@@ -115,6 +116,7 @@ class DeadlineTest {
         scope.close(); // twice is harmless
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToExecutorTasks() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -134,6 +136,7 @@ class DeadlineTest {
         }
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToCompletionStageContinuations() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -9,6 +9,7 @@ import dev.levee.timeout.internal.HeaderCodec;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Carries a deadline across service calls, as gRPC does: the caller writes the time it has left into
@@ -62,6 +63,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Immutable configuration; thread-safe; the counters are {@link LongAdder}s.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class DeadlinePropagation {
     private static final String POLICY = "DeadlinePropagation";
     /** Default fixed part of the reserve kept on the way out: 100 ms (seed 000). */

@@ -100,7 +100,8 @@ import org.slf4j.LoggerFactory;
  * only when it is tighter than the current one; under a binding request deadline it allocates
  * nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
  */
-@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
+@SuppressWarnings({"try", "NullAway"}) // scopes are opened for their effect on the current deadline;
+// NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Timeout implements Policy {
     /*
      * Implementation notes (for maintainers).

@@ -20,6 +20,7 @@ import java.util.Arrays;
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
  * </table>
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutBudgetConfig {
     /** Default total budget: 5 s, seed 003's request timeout. */
     public static final Duration DEFAULT_TOTAL = Duration.ofSeconds(5);

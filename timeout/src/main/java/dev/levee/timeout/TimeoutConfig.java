@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Timeout}; build it with {@link #builder()}.
@@ -42,6 +43,7 @@ import java.util.concurrent.Executor;
  * <p>The 5 s default follows common practice for an interactive request to one dependency; choose
  * a real value from the dependency's p99 latency plus headroom (see {@code docs/timeout.md}).
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutConfig {
     /** Default timeout: 5 s, seed 003's request timeout ("tune per dependency"). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);

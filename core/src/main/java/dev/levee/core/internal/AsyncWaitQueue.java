@@ -8,6 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asynchronous waiters of an event-driven gate (a bulkhead slot, a concurrency-limit permit): the
@@ -27,6 +28,7 @@ import java.util.function.Supplier;
  * frees its permit and then drains. Of two such threads at least one sees the other's write, so a
  * permit freed while a waiter is being added is never left unused while that waiter waits.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class AsyncWaitQueue {
     private static final int WAITING = 0;
     private static final int GRANTED = 1;
@@ -194,7 +196,7 @@ public final class AsyncWaitQueue {
         final AtomicInteger state = new AtomicInteger(WAITING);
         final Supplier<? extends Throwable> refusal;
         final Permits permits;
-        volatile Scheduler.Cancellable timer;
+        volatile Scheduler.@Nullable Cancellable timer;
 
         Waiter(Supplier<? extends Throwable> refusal, Permits permits) {
             this.refusal = refusal;

@@ -8,6 +8,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every local algorithm shares: naming, events, and the waiting logic of {@code acquire} on top
@@ -26,6 +28,7 @@ import java.util.function.Consumer;
  * permits are due within the budget the caller sleeps until they are due and asks again; it never
  * sleeps past the budget and refuses as soon as the next due time would exceed it.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public abstract class AbstractRateLimiter implements RateLimiter {
     final LimiterContext ctx;
     final RateLimiterConfig config;
@@ -85,6 +88,31 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     abstract long reservePeek(int permits, long nowNanos);
 
     @Override
+    public final RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        long balance = balancePeek(nowNanos);
+        long retryAfter = balance > 0 ? 0L : reservePeek(1, nowNanos);
+        return into.set(balance > 0 && retryAfter == 0L, limit(), balance, retryAfter, resetAfterPeek(nowNanos));
+    }
+
+    /**
+     * Permits available at once now, negative while in debt; nothing is taken.
+     *
+     * @param nowNanos now
+     * @return the signed balance
+     */
+    long balancePeek(long nowNanos) {
+        return availablePermits(nowNanos);
+    }
+
+    /**
+     * How long until the limiter is fully replenished if nothing else is taken.
+     *
+     * @param nowNanos now
+     * @return nanoseconds, at least 0
+     */
+    abstract long resetAfterPeek(long nowNanos);
+
+    @Override
     public final void acquire(long nowNanos) {
         acquire(1, nowNanos, config.maxWaitNanos());
     }
@@ -134,7 +162,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
             }
             long r = reserve(permits, now, budget);
-            if (r >= 0) {
+            if (EncodedWait.isGranted(r)) {
                 InterruptedException interruption = r > 0 ? sleepBooked(r) : null;
                 if (interruption != null) {
                     // The permits were booked for this caller and will never be used: give them back.
@@ -143,7 +171,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
                 return;
             }
-            long retryAfter = ~r;
+            long retryAfter = EncodedWait.retryAfter(r);
             if (reserves() || retryAfter > budget) {
                 throw refused(permits, retryAfter, deadline != null);
             }
@@ -234,7 +262,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     }
 
     /** Sleeps out a booked wait; the interruption (flag restored) if interrupted, else null. */
-    private InterruptedException sleepBooked(long nanos) {
+    private @Nullable InterruptedException sleepBooked(long nanos) {
         ctx.waiting.incrementAndGet();
         try {
             ctx.sleeper.sleep(nanos);
