@@ -132,20 +132,29 @@ final class StateTransitions {
                         config.slidingWindowType(), config.slidingWindowSize(), waitNanos / 1_000_000L,
                         to.consecutiveOpens);
             }
-            if (config.automaticTransitionToHalfOpen()) {
-                config.scheduler().schedule(() -> {
-                    Phase current = phase.get();
-                    if (current == to) {
-                        long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.eraStartNanos, to.consecutiveOpens, to.window), t,
-                                TransitionReason.because("wait in open elapsed (scheduled)"));
-                    }
-                }, waitNanos);
-            }
+            scheduleHalfOpen(to, waitNanos);
         } else if (LOG.isInfoEnabled()) {
             LOG.info("Circuit breaker '{}' {} -> {}: {}", name, from.state, to.state, reason.text());
         }
         return true;
+    }
+
+    /**
+     * With {@code automaticTransitionToHalfOpen}, asks the scheduler to move {@code open} to HALF_OPEN
+     * when its wait ends (a no-op if the breaker left that phase meanwhile).
+     */
+    void scheduleHalfOpen(Phase open, long waitNanos) {
+        if (!config.automaticTransitionToHalfOpen()) {
+            return;
+        }
+        config.scheduler().schedule(() -> {
+            Phase current = phase.get();
+            if (current == open) {
+                long t = ticker.read();
+                transition(current, halfOpenPhase(t, open.eraStartNanos, open.consecutiveOpens, open.window), t,
+                        TransitionReason.because("wait in open elapsed (scheduled)"));
+            }
+        }, waitNanos);
     }
 
     /** Moves to {@code target} by hand, whatever the state (a no-op if already there). */
