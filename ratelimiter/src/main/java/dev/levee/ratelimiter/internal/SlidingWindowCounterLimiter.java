@@ -55,12 +55,12 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, null, true) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, null, true));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, into, true) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, into, true));
     }
 
     @Override
@@ -71,7 +71,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     @Override
     long reservePeek(int permits, long nowNanos) {
         long r = decide(permits, nowNanos, null, false);
-        return r >= 0 ? 0L : ~r;
+        return EncodedWait.isGranted(r) ? 0L : EncodedWait.retryAfter(r);
     }
 
     @Override
@@ -140,7 +140,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                     into.set(false, limit, remaining(limit, length, elapsed, prev, curr), retryAfter,
                             resetAfter(length, start, prev, curr, now));
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             if (!take) {
                 if (into != null) {
