@@ -13,6 +13,7 @@ import dev.levee.core.Ticker;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +70,8 @@ final class StateTransitions {
         SlidingWindow window = timeWindow
                 ? new TimeWindow(config.slidingWindowSize() * 1_000_000_000L, config.timeWindowBuckets())
                 : new CountWindow(config.slidingWindowSize(), config.minimumNumberOfCalls());
-        AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
-        AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
         return new Phase(state, now, 0L, now, 0, window, null, inARow, decaying);
     }
 
@@ -113,8 +114,9 @@ final class StateTransitions {
         }
         crossingsReported.set(0);
         if (!listeners.isEmpty()) {
-            if (reason.rule() != null) {
-                listeners.publish(new ThresholdExceeded(name, now, reason.rule(), reason.value(), reason.threshold(),
+            CircuitBreakerEvent.Rule rule = reason.rule();
+            if (rule != null) {
+                listeners.publish(new ThresholdExceeded(name, now, rule, reason.value(), reason.threshold(),
                         reason.calls()));
             }
             listeners.publish(new StateTransitioned(name, now, from.state, to.state, reason.text()));
