@@ -96,9 +96,23 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
 
     @Override
     public long availablePermits(long nowNanos) {
-        RateLimitDecision d = new RateLimitDecision();
-        decide(1, nowNanos, d, false);
-        return d.allowed() ? d.remaining() + 1 : d.remaining();
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long prev = (s >>> BITS) & MASK;
+        long curr = s & MASK;
+        long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
+        if (diff > 0) {
+            prev = diff == 1 ? curr : 0L;
+            curr = 0L;
+        } else {
+            epoch -= diff;
+        }
+        long elapsed = Math.min(w.length, Math.max(0L, nowNanos - w.startOf(epoch)));
+        return remaining(w.limit, w.length, elapsed, prev, curr); // allocation-free (peek and gauges use it)
     }
 
     /**
