@@ -48,6 +48,7 @@ public class RateLimiterRejectBenchmark {
 
     /** Builds every limiter and takes its only permit. */
     @Setup
+    @SuppressWarnings("CheckReturnValue") // each limiter's one permit is taken to empty it; the answer is known
     public void setUp() {
         gcra = exhausted(RateLimitAlgorithm.GCRA);
         tokenBucket = exhausted(RateLimitAlgorithm.TOKEN_BUCKET);

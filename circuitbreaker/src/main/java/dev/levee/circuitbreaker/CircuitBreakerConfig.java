@@ -28,9 +28,13 @@ import org.jspecify.annotations.Nullable;
  *   <caption>Knobs, defaults and bounds</caption>
  *   <tr><th>knob</th><th>default</th><th>bound</th></tr>
  *   <tr><td>slidingWindowType</td><td>COUNT_BASED</td><td>not null</td></tr>
- *   <tr><td>slidingWindowSize</td><td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
+ *   <tr><td>slidingWindowSize</td>
+ *       <td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td>
+ *       <td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
  *   <tr><td>timeWindowBuckets</td><td>{@value #DEFAULT_TIME_WINDOW_BUCKETS}</td><td>[1, 1000], bucket at least 1 ms</td></tr>
- *   <tr><td>minimumNumberOfCalls</td><td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
+ *   <tr><td>minimumNumberOfCalls</td>
+ *       <td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td>
+ *       <td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
  *   <tr><td>failureRateThreshold</td><td>{@value #DEFAULT_FAILURE_RATE_THRESHOLD} (50 %)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallRateThreshold</td><td>{@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (80 %, seed 003)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003)</td><td>&gt; 0</td></tr>
@@ -606,6 +610,7 @@ public final class CircuitBreakerConfig {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only read
         public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
             Validate.notNull(POLICY, "recordAsSuccess", types);
             java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>(types.length);

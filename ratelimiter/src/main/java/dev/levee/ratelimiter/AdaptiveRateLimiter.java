@@ -174,6 +174,12 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     }
 
     @Override
+    public java.util.concurrent.CompletionStage<Void> acquireAsync(long nowNanos) {
+        maybeAdjust(nowNanos);
+        return delegate.acquireAsync(nowNanos);
+    }
+
+    @Override
     public void acquire(int permits, Duration maxWait) {
         maybeAdjust(config.ticker().read());
         delegate.acquire(permits, maxWait);

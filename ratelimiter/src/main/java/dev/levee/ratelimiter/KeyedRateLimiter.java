@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One rate limit per key — per tenant, per API key, per client address, per endpoint class — with a
@@ -35,6 +36,7 @@ import java.util.function.Function;
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class KeyedRateLimiter<K> {
     private final String name;
     private final LimiterContext ctx;
@@ -179,9 +181,9 @@ public final class KeyedRateLimiter<K> {
      */
     public static final class Builder<K> {
         private final String name;
-        private RateLimiterConfig defaultConfig;
+        private @Nullable RateLimiterConfig defaultConfig;
         private final Map<String, RateLimiterConfig> tiers = new HashMap<>();
-        private Function<? super K, String> tierOf;
+        private @Nullable Function<? super K, String> tierOf;
         private int maxEntries = 10_000;
         private Duration idleTimeout = Duration.ofMinutes(10);
 

@@ -2,7 +2,10 @@ package dev.levee.ratelimiter;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.InvalidConfigException;
+import dev.levee.core.Scheduler;
 import dev.levee.core.Sleeper;
+import dev.levee.core.internal.AsyncWaitQueue;
+import java.util.concurrent.Executor;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
@@ -38,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>coldFactor</td><td>3.0</td><td>[1, 100]</td><td>how much slower a cold limiter
  *       starts</td></tr>
  *   <tr><td>ticker, sleeper</td><td>system</td><td>not null</td><td>time sources</td></tr>
+ *   <tr><td>scheduler</td><td>{@link Scheduler#system()}</td><td>not null</td><td>times the waits of
+ *       asynchronous callers ({@code executeAsync} with a {@code maxWait}); never blocks a thread</td></tr>
+ *   <tr><td>asyncExecutor</td><td>the common fork-join pool</td><td>not null</td><td>where an
+ *       asynchronous caller that waited is resumed; its call never runs on the scheduler's thread</td></tr>
  * </table>
  *
  * <p>The default limit (100 per second, burst 100, no waiting) is a starting point for an API
@@ -81,6 +88,8 @@ public final class RateLimiterConfig {
     private final double coldFactor;
     private final Ticker ticker;
     private final Sleeper sleeper;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
     private RateLimiterConfig(Builder b, long burst, long initialTokens, long maxWaitNanos) {
         this.algorithm = b.algorithm;
@@ -93,6 +102,8 @@ public final class RateLimiterConfig {
         this.coldFactor = b.coldFactor;
         this.ticker = b.ticker;
         this.sleeper = b.sleeper;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /**
@@ -127,7 +138,9 @@ public final class RateLimiterConfig {
                 .warmUp(Duration.ofNanos(warmUpNanos))
                 .coldFactor(coldFactor)
                 .ticker(ticker)
-                .sleeper(sleeper);
+                .sleeper(sleeper)
+                .scheduler(scheduler)
+                .asyncExecutor(asyncExecutor);
         b.burst = burst;
         if (algorithm == RateLimitAlgorithm.TOKEN_BUCKET && initialTokens != burst) {
             b.initialTokens = initialTokens; // set by the user: keep it (a full bucket follows the burst)
@@ -190,6 +203,16 @@ public final class RateLimiterConfig {
         return sleeper;
     }
 
+    /** @return the scheduler that times asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return the executor asynchronous callers resume on after a wait */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
         return "RateLimiterConfig[" + algorithm + ", " + limit + " per " + periodNanos + "ns, burst "
@@ -247,6 +270,8 @@ public final class RateLimiterConfig {
         private double coldFactor = DEFAULT_COLD_FACTOR;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
         private Builder() {}
 
@@ -374,6 +399,31 @@ public final class RateLimiterConfig {
          */
         public Builder sleeper(Sleeper sleeper) {
             this.sleeper = sleeper;
+            return this;
+        }
+
+        /**
+         * Times the waits of asynchronous callers (default {@link Scheduler#system()}; a
+         * {@link dev.levee.core.ManualScheduler} in tests). Its thread only hands work to the
+         * {@linkplain #asyncExecutor(Executor) async executor}.
+         *
+         * @param scheduler not null
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where an asynchronous caller that waited for permits is resumed (default: the common fork-join
+         * pool, as {@code CompletableFuture}'s {@code *Async} methods).
+         *
+         * @param asyncExecutor not null
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
             return this;
         }
 

@@ -73,6 +73,7 @@ class AcquireTest {
         assertThat(ticker.read() - origin).isEqualTo(Duration.ofSeconds(1).toNanos());
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void theCurrentDeadlineShortensTheWait() {
         RateLimiter limiter = limiter(RateLimitAlgorithm.GCRA, Duration.ZERO);

@@ -29,6 +29,7 @@ import java.time.Duration;
  * window (refusing more, never granting more). A caller whose decision lags its clock reading by more
  * than the lag is taken for a new window.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class FixedWindowLimiter extends AbstractRateLimiter {
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;

@@ -37,6 +37,7 @@ import java.time.Duration;
  * plus two windows (refusing more, never granting more). A caller whose decision lags its clock
  * reading by more than the lag is taken for a new window.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final int BITS = 21;
     private static final long MASK = (1L << BITS) - 1;
