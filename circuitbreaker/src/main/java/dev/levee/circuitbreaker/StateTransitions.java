@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * era, publishes the events, logs, and schedules the automatic move to HALF_OPEN. Never on the call
  * path of a healthy breaker.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 final class StateTransitions {
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 
@@ -149,6 +150,7 @@ final class StateTransitions {
     }
 
     /** Moves to {@code target} by hand, whatever the state (a no-op if already there). */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void manual(CircuitState target) {
         while (true) {
             Phase from = phase.get();
@@ -179,6 +181,7 @@ final class StateTransitions {
     }
 
     /** Opens the breaker for {@code waitNanos} from now, whatever the state. */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void openFor(long waitNanos, String reason) {
         while (true) {
             Phase from = phase.get();
@@ -191,6 +194,7 @@ final class StateTransitions {
     }
 
     /** Back to the initial state with an empty window and no openings in a row. */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void reset() {
         while (true) {
             Phase from = phase.get();

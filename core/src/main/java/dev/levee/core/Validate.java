@@ -1,6 +1,7 @@
 package dev.levee.core;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds checks for builders' {@code build()} methods, throwing {@link InvalidConfigException} with a
@@ -30,7 +31,7 @@ public final class Validate {
      * @param <T> the value type
      * @return the value
      */
-    public static <T> T notNull(String policy, String field, T value) {
+    public static <T> T notNull(String policy, String field, @Nullable T value) {
         if (value == null) {
             throw new InvalidConfigException(policy, field, "set (not null)", null);
         }
@@ -44,7 +45,7 @@ public final class Validate {
      * @param name the name given
      * @return the name
      */
-    public static String name(String policy, String name) {
+    public static String name(String policy, @Nullable String name) {
         if (name == null || name.isBlank()) {
             throw new InvalidConfigException(policy, "name", "a non-blank string", name == null ? null : "'" + name + "'");
         }
@@ -138,12 +139,12 @@ public final class Validate {
      * @param value the value
      * @return the value
      */
-    public static Duration positive(String policy, String field, Duration value) {
-        notNull(policy, field, value);
-        if (value.isNegative() || value.isZero()) {
-            throw new InvalidConfigException(policy, field, "> 0", value);
+    public static Duration positive(String policy, String field, @Nullable Duration value) {
+        Duration v = notNull(policy, field, value);
+        if (v.isNegative() || v.isZero()) {
+            throw new InvalidConfigException(policy, field, "> 0", v);
         }
-        return value;
+        return v;
     }
 
     /**
@@ -154,12 +155,12 @@ public final class Validate {
      * @param value the value
      * @return the value
      */
-    public static Duration nonNegative(String policy, String field, Duration value) {
-        notNull(policy, field, value);
-        if (value.isNegative()) {
-            throw new InvalidConfigException(policy, field, ">= 0", value);
+    public static Duration nonNegative(String policy, String field, @Nullable Duration value) {
+        Duration v = notNull(policy, field, value);
+        if (v.isNegative()) {
+            throw new InvalidConfigException(policy, field, ">= 0", v);
         }
-        return value;
+        return v;
     }
 
     /**
@@ -171,7 +172,7 @@ public final class Validate {
      * @param bound the rule, e.g. {@code "<= maxRate (100.0)"}
      * @param value the value given
      */
-    public static void check(boolean condition, String policy, String field, String bound, Object value) {
+    public static void check(boolean condition, String policy, String field, String bound, @Nullable Object value) {
         if (!condition) {
             throw new InvalidConfigException(policy, field, bound, value);
         }

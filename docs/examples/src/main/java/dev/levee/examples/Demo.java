@@ -40,6 +40,10 @@ public final class Demo {
         TimeoutDemo.run(out);
         section(out, "Load shedding: adaptive concurrency limits and client-side throttling");
         ConcurrencyLimitDemo.run(out);
+        section(out, "Load shedding: CoDel, priorities, the composite shedder, load-signal headers");
+        SheddingDemo.run(out);
+        section(out, "Graceful degradation: fallback chains, coalescing, feature toggles");
+        DegradeDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

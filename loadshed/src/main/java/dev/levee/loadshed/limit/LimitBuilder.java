@@ -38,7 +38,7 @@ public abstract class LimitBuilder<B extends LimitBuilder<B>> {
     }
 
     /**
-     * @param maxLimit the ceiling, at least {@code minLimit}, at most 1,000,000
+     * @param maxLimit the ceiling, at least the floor, at most 1,000,000
      * @return this builder
      */
     public B maxLimit(int maxLimit) {
