@@ -78,6 +78,7 @@ public final class Goodput implements Gate {
         return of(name, DEFAULT_SLO);
     }
 
+    /** @return the name */
     @Override
     public String name() {
         return name;
