@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #nanoTime()} — one {@link System#nanoTime()} (on Linux x86-64 a vDSO call reading the
  *       TSC, typically 15–25 ns);</li>
- *   <li>{@link #cas()} — one <em>uncontended</em> CAS: read an {@link AtomicLong}, then
+ *   <li>{@link #cas(PerThread)} — one <em>uncontended</em> CAS: read an {@link AtomicLong}, then
  *       {@code compareAndSet(v, v + 1)}, the shape of every lock-free gate's commit;</li>
- *   <li>{@link #nanoTimeAndCas()} — both, the way a GCRA does them: read the clock, read the state,
+ *   <li>{@link #nanoTimeAndCas(PerThread)} — both, the way a GCRA does them: read the clock, read the state,
  *       CAS. <b>This is the figure the report divides by</b> ("× floor").</li>
  *   <li>{@link #contendedCas()} — the same CAS on one {@link AtomicLong} shared by every benchmark
  *       thread: not a floor but the price of sharing one cache line, which every gate with a single
@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.State;
  *       tables.</li>
  * </ul>
  *
- * <p><b>What "uncontended" means at 2 and 4 threads.</b> The counter of {@link #cas()} and
- * {@link #nanoTimeAndCas()} lives in a {@code @State(Scope.Thread)} object: every benchmark thread
+ * <p><b>What "uncontended" means at 2 and 4 threads.</b> The counter of {@link #cas(PerThread)} and
+ * {@link #nanoTimeAndCas(PerThread)} lives in a {@code @State(Scope.Thread)} object: every benchmark thread
  * has its own, allocated by that thread and padded by JMH, so no cache line is shared and the
  * figure stays the cost of the instruction itself. With 4 threads on this 2-core machine two threads
  * share a core, so the per-operation time roughly doubles: that is oversubscription, not contention,

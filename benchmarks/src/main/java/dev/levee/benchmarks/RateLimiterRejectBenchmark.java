@@ -48,6 +48,7 @@ public class RateLimiterRejectBenchmark {
 
     /** Builds every limiter and takes its only permit. */
     @Setup
+    @SuppressWarnings("CheckReturnValue") // each limiter's one permit is taken to empty it; the answer is known
     public void setUp() {
         gcra = exhausted(RateLimitAlgorithm.GCRA);
         tokenBucket = exhausted(RateLimitAlgorithm.TOKEN_BUCKET);
@@ -67,7 +68,7 @@ public class RateLimiterRejectBenchmark {
     }
 
     private static RateLimiter exhausted(RateLimitAlgorithm algorithm) {
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder(algorithm.name())
+        RateLimiter limiter = RateLimiter.of(algorithm.name(), RateLimiterConfig.builder()
                 .algorithm(algorithm).rate(1, HOUR).burst(1).build());
         limiter.tryAcquire();
         return limiter;

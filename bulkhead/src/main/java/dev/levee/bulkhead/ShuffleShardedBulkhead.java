@@ -6,6 +6,7 @@ import dev.levee.core.Validate;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code n} semaphore bulkheads shared by all keys through {@link ShuffleSharding}: each key may use
@@ -51,7 +52,7 @@ public final class ShuffleShardedBulkhead {
         ShuffleSharding sharding = ShuffleSharding.of(partitions, shardSize, seed);
         Bulkhead[] bulkheads = new Bulkhead[partitions];
         for (int i = 0; i < partitions; i++) {
-            bulkheads[i] = Bulkhead.of(perPartition.withName(name + "-" + i));
+            bulkheads[i] = Bulkhead.of(name + "-" + i, perPartition);
         }
         return new ShuffleShardedBulkhead(name, sharding, bulkheads);
     }
@@ -64,7 +65,7 @@ public final class ShuffleShardedBulkhead {
      * @return the partition entered, on which exactly one completion method must follow; null if all
      *     of the key's partitions were full
      */
-    public Bulkhead tryAcquire(Object key, long nowNanos) {
+    public @Nullable Bulkhead tryAcquire(Object key, long nowNanos) {
         int[] shard = new int[sharding.shardSize()];
         sharding.shard(ShuffleSharding.hash(Objects.requireNonNull(key, "key")), shard);
         int best = 0;

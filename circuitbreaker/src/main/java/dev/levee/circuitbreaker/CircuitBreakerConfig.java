@@ -28,9 +28,13 @@ import org.jspecify.annotations.Nullable;
  *   <caption>Knobs, defaults and bounds</caption>
  *   <tr><th>knob</th><th>default</th><th>bound</th></tr>
  *   <tr><td>slidingWindowType</td><td>COUNT_BASED</td><td>not null</td></tr>
- *   <tr><td>slidingWindowSize</td><td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
+ *   <tr><td>slidingWindowSize</td>
+ *       <td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td>
+ *       <td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
  *   <tr><td>timeWindowBuckets</td><td>{@value #DEFAULT_TIME_WINDOW_BUCKETS}</td><td>[1, 1000], bucket at least 1 ms</td></tr>
- *   <tr><td>minimumNumberOfCalls</td><td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
+ *   <tr><td>minimumNumberOfCalls</td>
+ *       <td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td>
+ *       <td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
  *   <tr><td>failureRateThreshold</td><td>{@value #DEFAULT_FAILURE_RATE_THRESHOLD} (50 %)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallRateThreshold</td><td>{@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (80 %, seed 003)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003)</td><td>&gt; 0</td></tr>
@@ -448,19 +452,37 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param type the window type; default COUNT_BASED @return this builder */
+        /**
+
+         * @param type the window type; default COUNT_BASED
+
+         * @return this builder
+
+         */
         public Builder slidingWindowType(SlidingWindowType type) {
             this.slidingWindowType = type;
             return this;
         }
 
-        /** @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100 @return this builder */
+        /**
+
+         * @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100
+
+         * @return this builder
+
+         */
         public Builder slidingWindowSize(int size) {
             this.slidingWindowSize = size;
             return this;
         }
 
-        /** @param buckets buckets of a time window, in [1, 1000]; default 10 @return this builder */
+        /**
+
+         * @param buckets buckets of a time window, in [1, 1000]; default 10
+
+         * @return this builder
+
+         */
         public Builder timeWindowBuckets(int buckets) {
             this.timeWindowBuckets = buckets;
             return this;
@@ -588,11 +610,12 @@ public final class CircuitBreakerConfig {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only read
         public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
             Validate.notNull(POLICY, "recordAsSuccess", types);
-            Class<? extends Throwable>[] copy = types.clone();
-            for (Class<? extends Throwable> type : copy) {
-                Validate.notNull(POLICY, "recordAsSuccess", type);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>(types.length);
+            for (Class<? extends Throwable> type : types) {
+                copy.add(Validate.notNull(POLICY, "recordAsSuccess", type));
             }
             return recordAsSuccessWhen(error -> {
                 for (Class<? extends Throwable> type : copy) {
@@ -654,7 +677,13 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002) @return this builder */
+        /**
+
+         * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002)
+
+         * @return this builder
+
+         */
         public Builder permittedCallsInHalfOpen(int calls) {
             this.permittedCallsInHalfOpen = calls;
             return this;
@@ -684,7 +713,13 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param action what a half-open timeout does; default ADMIT_NEW_PROBES @return this builder */
+        /**
+
+         * @param action what a half-open timeout does; default ADMIT_NEW_PROBES
+
+         * @return this builder
+
+         */
         public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
             this.halfOpenTimeoutAction = action;
             return this;
@@ -702,19 +737,37 @@ public final class CircuitBreakerConfig {
             return this;
         }
 
-        /** @param classifier which outcomes count; default {@link #defaultClassifier()} @return this builder */
+        /**
+
+         * @param classifier which outcomes count; default {@link #defaultClassifier()}
+
+         * @return this builder
+
+         */
         public Builder classifier(Classifier classifier) {
             this.classifier = classifier;
             return this;
         }
 
-        /** @param ticker the time source; default {@link Ticker#system()} @return this builder */
+        /**
+
+         * @param ticker the time source; default {@link Ticker#system()}
+
+         * @return this builder
+
+         */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
             return this;
         }
 
-        /** @param scheduler for the automatic transition; default {@link Scheduler#system()} @return this builder */
+        /**
+
+         * @param scheduler for the automatic transition; default {@link Scheduler#system()}
+
+         * @return this builder
+
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;
             return this;

@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A bulkhead (semaphore, thread pool or keyed) had no free slot, or its queue was full, within the wait allowed.
  */
@@ -21,7 +23,7 @@ public class BulkheadFullException extends RejectedException {
      * @param retryAfterNanos the retry-after hint in nanoseconds, zero when unknown
      * @param cause an underlying cause, or null
      */
-    public BulkheadFullException(String policyName, String message, long retryAfterNanos, Throwable cause) {
+    public BulkheadFullException(String policyName, String message, long retryAfterNanos, @Nullable Throwable cause) {
         super(policyName, message, retryAfterNanos, cause);
     }
 

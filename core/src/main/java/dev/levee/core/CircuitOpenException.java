@@ -1,7 +1,10 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * A circuit breaker is open (or forced open, or out of half-open probes) and refused the call. {@code retryAfter} is the time left before it lets a probe through.
+ * A circuit breaker is open (or forced open, or out of half-open probes) and refused the call.
+ * {@code retryAfter} is the time left before it lets a probe through.
  */
 public class CircuitOpenException extends RejectedException {
     private static final long serialVersionUID = 1L;
@@ -21,7 +24,7 @@ public class CircuitOpenException extends RejectedException {
      * @param retryAfterNanos the retry-after hint in nanoseconds, zero when unknown
      * @param cause an underlying cause, or null
      */
-    public CircuitOpenException(String policyName, String message, long retryAfterNanos, Throwable cause) {
+    public CircuitOpenException(String policyName, String message, long retryAfterNanos, @Nullable Throwable cause) {
         super(policyName, message, retryAfterNanos, cause);
     }
 

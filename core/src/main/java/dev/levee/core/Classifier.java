@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which outcomes of a call count as failures: shared by the circuit breaker (what it
@@ -37,7 +38,7 @@ public final class Classifier {
     private static final Classifier DEFAULT = builder().build();
 
     private final Rule[] rules;
-    private final Predicate<Object> resultIsFailure;
+    private final @Nullable Predicate<Object> resultIsFailure;
     private final boolean recordErrors;
 
     private Classifier(Builder b) {
@@ -127,7 +128,7 @@ public final class Classifier {
     /** Builds a {@link Classifier}. Not thread-safe. */
     public static final class Builder {
         private final List<Rule> rules = new ArrayList<>();
-        private Predicate<Object> resultIsFailure;
+        private @Nullable Predicate<Object> resultIsFailure;
         private boolean recordErrors;
 
         private Builder() {}
@@ -139,6 +140,7 @@ public final class Classifier {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only read, never stored or exposed
         public final Builder failOn(Class<? extends Throwable>... types) {
             return add(types, Outcome.FAILURE);
         }
@@ -150,6 +152,7 @@ public final class Classifier {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs") // the array is only read, never stored or exposed
         public final Builder ignore(Class<? extends Throwable>... types) {
             return add(types, Outcome.IGNORED);
         }

@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Carries one kind of thread-bound context (an MDC map, a tracing span, a security context) across
  * a thread hop made by Levee: a thread-pool bulkhead, a synchronous timeout's worker, an asynchronous
@@ -28,7 +30,7 @@ public interface ContextPropagator<S> {
      *
      * @return the state to restore elsewhere; may be null
      */
-    S capture();
+    @Nullable S capture();
 
     /**
      * Installs captured state on the current thread.

@@ -4,6 +4,7 @@ import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An absolute point in time on a {@link Ticker} by which work must be done.
@@ -99,7 +100,7 @@ public final class Deadline implements Comparable<Deadline> {
      *
      * @return the current deadline or null
      */
-    public static Deadline currentOrNull() {
+    public static @Nullable Deadline currentOrNull() {
         DeadlineScope top = CURRENT.get();
         if (top == null) {
             return null;
@@ -121,7 +122,7 @@ public final class Deadline implements Comparable<Deadline> {
      * scopes' own deadlines, down to the first open exact (restored) one. Drops closed scopes from the
      * top of the chain while at it, so a misused scope is not visited again.
      */
-    private static Deadline recompute(DeadlineScope top) {
+    private static @Nullable Deadline recompute(DeadlineScope top) {
         DeadlineScope open = top;
         while (open != null && open.closed) {
             open = open.parent;
@@ -129,7 +130,7 @@ public final class Deadline implements Comparable<Deadline> {
         if (open != top) {
             CURRENT.set(open);
         }
-        Deadline result = null;
+        @Nullable Deadline result = null;
         for (DeadlineScope s = open; s != null; s = s.parent) {
             if (s.closed) {
                 continue;
@@ -163,7 +164,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param deadline the deadline to make current, or null for none
      * @return a scope that restores the previous value
      */
-    static ContextScope restore(Deadline deadline) {
+    static ContextScope restore(@Nullable Deadline deadline) {
         DeadlineScope scope = new DeadlineScope(CURRENT.get(), deadline, deadline, true);
         CURRENT.set(scope);
         return scope;
@@ -245,7 +246,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param other another deadline, or null
      * @return the earlier one
      */
-    public Deadline earlierOf(Deadline other) {
+    public Deadline earlierOf(@Nullable Deadline other) {
         if (other == null) {
             return this;
         }
@@ -259,7 +260,7 @@ public final class Deadline implements Comparable<Deadline> {
      * @param b a deadline or null
      * @return the earlier one, or null if both are null
      */
-    public static Deadline earliest(Deadline a, Deadline b) {
+    public static @Nullable Deadline earliest(@Nullable Deadline a, @Nullable Deadline b) {
         return a == null ? b : a.earlierOf(b);
     }
 
@@ -311,17 +312,17 @@ public final class Deadline implements Comparable<Deadline> {
      */
     private static final class DeadlineScope implements ContextScope {
         /** The scope that was current when this one opened (possibly since closed). */
-        final DeadlineScope parent;
+        final @Nullable DeadlineScope parent;
         /** The deadline this scope asked for: attached, or restored exactly (null for none). */
-        final Deadline own;
+        final @Nullable Deadline own;
         /** What became current when it opened: {@code own}, or the earlier of it and the parent's. */
-        final Deadline effective;
+        final @Nullable Deadline effective;
         /** Restored exactly: the scopes below do not apply while this one is open. */
         final boolean exact;
         final Thread owner = Thread.currentThread();
         volatile boolean closed;
 
-        DeadlineScope(DeadlineScope parent, Deadline own, Deadline effective, boolean exact) {
+        DeadlineScope(@Nullable DeadlineScope parent, @Nullable Deadline own, @Nullable Deadline effective, boolean exact) {
             this.parent = parent;
             this.own = own;
             this.effective = effective;

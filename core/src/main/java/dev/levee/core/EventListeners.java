@@ -68,6 +68,7 @@ public final class EventListeners<E> {
      *
      * @return true if there are no listeners
      */
+    @SuppressWarnings("NullAway") // the reference starts at NONE and is never set to null
     public boolean isEmpty() {
         return listeners.get().length == 0;
     }
@@ -77,7 +78,7 @@ public final class EventListeners<E> {
      *
      * @param event the event
      */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "NullAway"}) // never null: starts at NONE, only replaced by arrays
     public void publish(E event) {
         for (Consumer<?> listener : listeners.get()) {
             try {

@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A builder's {@code build()} found a value out of bounds. The message names the policy, the field,
  * the bound and the value given, e.g.
@@ -17,7 +19,7 @@ public class InvalidConfigException extends IllegalArgumentException {
      * @param bound the rule, e.g. {@code "> 0"} or {@code "in [1, 100]"}
      * @param value the value given
      */
-    public InvalidConfigException(String policy, String field, String bound, Object value) {
+    public InvalidConfigException(String policy, String field, String bound, @Nullable Object value) {
         super(policy + ": " + field + " must be " + bound + " but was " + value);
         this.policy = policy;
         this.field = field;

@@ -13,6 +13,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One policy per key — per tenant, per API key, per client address — with a hard bound on how many
@@ -54,7 +55,7 @@ public final class KeyedRegistry<K, P> {
     private final long touchGranularityNanos;
     private final Ticker ticker;
     private final Function<? super K, ? extends P> factory;
-    private final BiConsumer<? super K, ? super P> evictionListener;
+    private final @Nullable BiConsumer<? super K, ? super P> evictionListener;
 
     private final ConcurrentHashMap<K, Entry<K, P>> map = new ConcurrentHashMap<>();
     /** The clock: entries in insertion order, rotated when given a second chance. */
@@ -252,6 +253,7 @@ public final class KeyedRegistry<K, P> {
      *
      * @return whether the thread was interrupted while parked
      */
+    @SuppressWarnings("WaitNotInLoop") // one bounded wait; the caller's insert loop re-checks every condition
     private boolean awaitSlotChange() {
         slotLock.lock();
         try {
@@ -352,6 +354,7 @@ public final class KeyedRegistry<K, P> {
         volatile boolean referenced;
         volatile boolean removed;
 
+        @SuppressWarnings("NullAway.Init") // value is set inside computeIfAbsent before publication
         Entry(K key, long now) {
             this.key = key;
             this.lastAccessNanos = now;
@@ -364,7 +367,7 @@ public final class KeyedRegistry<K, P> {
         private int maxEntries = 10_000;
         private Duration idleTimeout = Duration.ofMinutes(10);
         private Ticker ticker = Ticker.system();
-        private BiConsumer<Object, Object> evictionListener;
+        private @Nullable BiConsumer<Object, Object> evictionListener;
 
         private Builder(String name) {
             this.name = name;

@@ -3,6 +3,7 @@ package dev.levee.core;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Scheduler} for tests: tasks run on the thread that calls {@link #advance}, in due-time
@@ -117,7 +118,7 @@ public final class ManualScheduler implements Scheduler {
         }
     }
 
-    private Task pollDue(long target) {
+    private @Nullable Task pollDue(long target) {
         lock.lock();
         try {
             Task head = queue.peek();

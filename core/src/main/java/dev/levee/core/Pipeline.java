@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Policies composed in a fixed order; a pipeline is itself a {@link Policy}.
@@ -115,6 +116,7 @@ public final class Pipeline implements Policy {
         return name;
     }
 
+    @SuppressWarnings("NullAway") // stages is never empty, so the loop assigns link at least once
     private static Link link(Policy[] stages, Chain end) {
         Chain next = end;
         Link link = null;
@@ -184,7 +186,7 @@ public final class Pipeline implements Policy {
         private final Gate[] gates;
         private final Gate first;
         private final Gate second;
-        private final Gate third;
+        private final @Nullable Gate third;
         private final Ticker ticker;
         private final String name;
 
@@ -207,6 +209,7 @@ public final class Pipeline implements Policy {
         }
 
         @Override
+        @SuppressWarnings("NullAway") // third is set whenever gates.length == 3
         public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
             switch (gates.length) {
                 case 2:

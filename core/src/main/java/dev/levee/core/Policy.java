@@ -26,10 +26,13 @@ import java.util.function.Supplier;
  *   <li>{@code executeAsync} never throws; every failure arrives through the returned stage.</li>
  * </ul>
  *
- * <p><b>Decorating.</b> The {@code decorate} overloads return a function of the same type that runs
- * through this policy. With a lambda literal the overloads can be ambiguous (a lambda {@code () -> x}
- * fits {@code Supplier}, {@code Callable} and {@code CheckedSupplier}); call {@link #execute} directly
- * in that case, or decorate a variable of the wanted type.
+ * <p><b>Decorating.</b> {@code decorate} returns a {@code Supplier}, {@code Callable},
+ * {@code Runnable} or {@code Function} of the same type that runs through this policy;
+ * {@code decorateChecked} does the same for Levee's checked forms ({@code CheckedSupplier},
+ * {@code CheckedRunnable}, {@code CheckedFunction}). The two names keep a lambda such as
+ * {@code x -> load(x)} from fitting two overloads at once. With a lambda literal {@code () -> x} still
+ * fits both {@code Supplier} and {@code Callable}: decorate a variable of the wanted type, or call
+ * {@link #execute} directly.
  *
  * <p><b>Writing a policy.</b> Implement {@link #name()}, {@link #execute(Chain, CheckedSupplier)} and
  * {@link #executeAsync(Chain, Supplier)}, and reach the call only through the given {@link Chain}.
@@ -90,6 +93,7 @@ public interface Policy {
      * @throws E what the call threw, unchanged
      * @throws RejectedException if this policy refused the call
      */
+    @SuppressWarnings("NullAway") // the Void result is null by definition
     default <E extends Throwable> void run(CheckedRunnable<E> call) throws E {
         execute(Chain.direct(), () -> {
             call.run();
@@ -160,7 +164,7 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated supplier
      */
-    default <T, E extends Throwable> CheckedSupplier<T, E> decorate(CheckedSupplier<T, E> supplier) {
+    default <T, E extends Throwable> CheckedSupplier<T, E> decorateChecked(CheckedSupplier<T, E> supplier) {
         return () -> execute(supplier);
     }
 
@@ -171,12 +175,13 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated runnable
      */
-    default <E extends Throwable> CheckedRunnable<E> decorate(CheckedRunnable<E> runnable) {
+    default <E extends Throwable> CheckedRunnable<E> decorateChecked(CheckedRunnable<E> runnable) {
         return () -> run(runnable);
     }
 
     /**
-     * Returns a checked function that applies {@code function} through this policy.
+     * Returns a checked function that applies {@code function} through this policy. Named apart from
+     * {@link #decorate(Function)} so that a lambda literal is never ambiguous between the two.
      *
      * @param function the call
      * @param <A> the argument type
@@ -184,7 +189,7 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated function
      */
-    default <A, R, E extends Throwable> CheckedFunction<A, R, E> decorate(CheckedFunction<A, R, E> function) {
+    default <A, R, E extends Throwable> CheckedFunction<A, R, E> decorateChecked(CheckedFunction<A, R, E> function) {
         return argument -> execute(() -> function.apply(argument));
     }
 

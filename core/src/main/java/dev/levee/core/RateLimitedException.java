@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A rate limiter had no permit for the call within the wait allowed. {@code retryAfter} is when the permits asked for will be available.
  */
@@ -21,7 +23,7 @@ public class RateLimitedException extends RejectedException {
      * @param retryAfterNanos the retry-after hint in nanoseconds, zero when unknown
      * @param cause an underlying cause, or null
      */
-    public RateLimitedException(String policyName, String message, long retryAfterNanos, Throwable cause) {
+    public RateLimitedException(String policyName, String message, long retryAfterNanos, @Nullable Throwable cause) {
         super(policyName, message, retryAfterNanos, cause);
     }
 

@@ -1,6 +1,7 @@
 package dev.levee.core;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A policy refused to run a call, or stopped waiting for it: the root of Levee's one rejection
@@ -46,7 +47,7 @@ public abstract class RejectedException extends RuntimeException {
      * @param retryAfterNanos the hint in nanoseconds; negative values are stored as zero
      * @param cause an underlying cause, or null
      */
-    protected RejectedException(String policyName, String message, long retryAfterNanos, Throwable cause) {
+    protected RejectedException(String policyName, String message, long retryAfterNanos, @Nullable Throwable cause) {
         super(message, cause, false, STACK_TRACES);
         this.policyName = policyName;
         this.retryAfterNanos = Math.max(0L, retryAfterNanos);

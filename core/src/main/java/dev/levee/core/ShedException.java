@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A load shedder, concurrency limiter or client-side throttle dropped the call to protect a service.
  *
@@ -32,7 +34,7 @@ public class ShedException extends RejectedException {
      * @param retryAfterNanos the retry-after hint in nanoseconds, zero when unknown
      * @param cause an underlying cause, or null
      */
-    public ShedException(String policyName, String message, long retryAfterNanos, Throwable cause) {
+    public ShedException(String policyName, String message, long retryAfterNanos, @Nullable Throwable cause) {
         this(policyName, UNSPECIFIED_REASON, message, retryAfterNanos, cause);
     }
 
@@ -43,7 +45,7 @@ public class ShedException extends RejectedException {
      * @param retryAfterNanos the retry-after hint in nanoseconds, zero when unknown
      * @param cause an underlying cause, or null
      */
-    public ShedException(String policyName, String reason, String message, long retryAfterNanos, Throwable cause) {
+    public ShedException(String policyName, String reason, String message, long retryAfterNanos, @Nullable Throwable cause) {
         super(policyName, message, retryAfterNanos, cause);
         this.reason = reason;
     }

@@ -1,6 +1,7 @@
 package dev.levee.core;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds checks for builders' {@code build()} methods, throwing {@link InvalidConfigException} with a
@@ -30,7 +31,7 @@ public final class Validate {
      * @param <T> the value type
      * @return the value
      */
-    public static <T> T notNull(String policy, String field, T value) {
+    public static <T> T notNull(String policy, String field, @Nullable T value) {
         if (value == null) {
             throw new InvalidConfigException(policy, field, "set (not null)", null);
         }
@@ -44,7 +45,7 @@ public final class Validate {
      * @param name the name given
      * @return the name
      */
-    public static String name(String policy, String name) {
+    public static String name(String policy, @Nullable String name) {
         if (name == null || name.isBlank()) {
             throw new InvalidConfigException(policy, "name", "a non-blank string", name == null ? null : "'" + name + "'");
         }

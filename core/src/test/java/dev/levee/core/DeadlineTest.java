@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class DeadlineTest {
     private final ManualTicker ticker = new ManualTicker(10_000);
 
@@ -70,6 +71,7 @@ class DeadlineTest {
         assertThat(Deadline.earliest(null, a)).isSameAs(a);
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void nestedScopesKeepTheEarlierAndRestoreOnClose() {
         Deadline outer = Deadline.after(Duration.ofSeconds(1), ticker);
@@ -114,6 +116,7 @@ class DeadlineTest {
         scope.close(); // twice is harmless
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToExecutorTasks() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -133,6 +136,7 @@ class DeadlineTest {
         }
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void deadlineTravelsToCompletionStageContinuations() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);

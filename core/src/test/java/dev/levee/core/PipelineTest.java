@@ -221,7 +221,7 @@ class PipelineTest {
         assertThat(w.decorate(c).call()).isEqualTo("c");
         w.decorate(r).run();
         assertThat(w.decorate(f).apply(1)).isEqualTo(2);
-        assertThat(w.decorate(cf).apply(3)).isEqualTo(6);
+        assertThat(w.decorateChecked(cf).apply(3)).isEqualTo(6);
         assertThat(w.<String>decorateAsync(() -> CompletableFuture.completedFuture("a")).get()
                         .toCompletableFuture().join())
                 .isEqualTo("a");

@@ -14,6 +14,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** Every config field's bound: refused with a message naming the policy, the field, the bound and the value. */
+@SuppressWarnings("checkstyle:LineLength") // tables of cases, one per line
 class ConfigBoundsTest {
 
     private static void invalid(ThrowingCallable build, String policy, String field, String bound, Object value) {

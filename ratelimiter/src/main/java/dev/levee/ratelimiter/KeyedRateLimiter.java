@@ -9,9 +9,9 @@ import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One rate limit per key — per tenant, per API key, per client address, per endpoint class — with a
@@ -36,6 +36,7 @@ import java.util.function.Function;
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class KeyedRateLimiter<K> {
     private final String name;
     private final LimiterContext ctx;
@@ -85,7 +86,7 @@ public final class KeyedRateLimiter<K> {
      * @param key the key; not null
      * @return its limiter
      */
-    public RateLimiter limiter(K key) {
+    public RateLimiter forKey(K key) {
         return registry.get(key);
     }
 
@@ -180,9 +181,9 @@ public final class KeyedRateLimiter<K> {
      */
     public static final class Builder<K> {
         private final String name;
-        private RateLimiterConfig defaultConfig;
+        private @Nullable RateLimiterConfig defaultConfig;
         private final Map<String, RateLimiterConfig> tiers = new HashMap<>();
-        private Function<? super K, String> tierOf;
+        private @Nullable Function<? super K, String> tierOf;
         private int maxEntries = 10_000;
         private Duration idleTimeout = Duration.ofMinutes(10);
 
@@ -210,7 +211,8 @@ public final class KeyedRateLimiter<K> {
          * @return this builder
          */
         public Builder<K> tier(String tier, RateLimiterConfig config) {
-            tiers.put(Objects.requireNonNull(tier, "tier"), Objects.requireNonNull(config, "config"));
+            String policy = Validate.describe("KeyedRateLimiter", name);
+            tiers.put(Validate.notNull(policy, "tier", tier), Validate.notNull(policy, "tier config", config));
             return this;
         }
 

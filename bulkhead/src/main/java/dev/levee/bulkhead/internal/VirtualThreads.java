@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadFactory;
  * Virtual threads, reached reflectively so this module compiles with {@code --release 17} and runs on
  * any JDK from 17; they exist from JDK 21. Not for users: may change without notice.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class VirtualThreads {
     private static final Method OF_VIRTUAL = find(Thread.class, "ofVirtual");
     private static final Method NEW_THREAD_PER_TASK =
@@ -30,7 +31,7 @@ public final class VirtualThreads {
     }
 
     /**
-     * A factory of virtual threads named {@code prefix0}, {@code prefix1}, ...
+     * A factory of virtual threads named by {@code prefix} followed by 0, 1, ...
      *
      * @param prefix the name prefix
      * @return the factory

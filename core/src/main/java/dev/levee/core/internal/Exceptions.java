@@ -2,6 +2,7 @@ package dev.levee.core.internal;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /** Exception plumbing shared by Levee's modules. Not for users: may change without notice. */
 public final class Exceptions {
@@ -17,7 +18,7 @@ public final class Exceptions {
      * @throws X always {@code t}
      */
     @SuppressWarnings("unchecked")
-    public static <X extends Throwable> RuntimeException sneakyThrow(Throwable t) throws X {
+    public static <X extends Throwable> RuntimeException sneakyThrow(@Nullable Throwable t) throws X {
         throw (X) t;
     }
 

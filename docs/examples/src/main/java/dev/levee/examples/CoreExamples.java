@@ -161,6 +161,7 @@ public final class CoreExamples {
     }
 
     /** A deadline for a whole request, shortened for a callee, carried to another thread. */
+    @SuppressWarnings("try") // the scope is held only for its close()
     static void deadlines(Executor pool, PrintStream out) {
         try (ContextScope request = Deadline.after(Duration.ofSeconds(2)).attach()) {
             Deadline forCallee = Deadline.currentOrNull().reserve(Duration.ofMillis(200));
@@ -223,6 +224,7 @@ public final class CoreExamples {
         deadlines(sameThreadPool, out);
         out.println("classifier says 503 is a " + classifier().classifyResult(503));
         KeyedRegistry<String, Gate> tenants = perTenantLimits(new ManualTicker());
-        out.println("tenant a twice is one gate: " + (tenants.get("a") == tenants.get("a")));
+        Gate tenantA = tenants.get("a");
+        out.println("tenant a twice is one gate: " + (tenantA == tenants.get("a")));
     }
 }

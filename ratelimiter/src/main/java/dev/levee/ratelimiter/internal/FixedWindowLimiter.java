@@ -29,6 +29,7 @@ import java.time.Duration;
  * window (refusing more, never granting more). A caller whose decision lags its clock reading by more
  * than the lag is taken for a new window.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class FixedWindowLimiter extends AbstractRateLimiter {
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
@@ -114,6 +115,21 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
             return 0L;
         }
         return permits > w.limit ? Long.MAX_VALUE : Math.max(0L, w.startOf(epoch - Math.min(diff, 0) + 1) - nowNanos);
+    }
+
+    @Override
+    long resetAfterPeek(long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long diff = w.epochDiff(epoch, s >>> COUNT_BITS, COUNT_BITS);
+        if (diff > 0 || (s & COUNT_MASK) == 0) {
+            return 0L;
+        }
+        return Math.max(0L, w.startOf(epoch - diff + 1) - nowNanos);
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * What a limiter shares with its siblings: name, time sources, listeners, counters. A keyed limiter's
  * per-key limiters all share one context, so each key costs only its algorithm state.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class LimiterContext {
     static final Logger LOG = LoggerFactory.getLogger("dev.levee.ratelimiter");
 
@@ -100,6 +101,7 @@ public final class LimiterContext {
         LimiterStats s = stats;
         if (s != null) {
             s.rejected.add(permits);
+            s.rejections.increment();
         }
         if (!events.isEmpty()) {
             events.publish(new RateLimiterEvent.Rejected(name, nowNanos, permits, retryAfterNanos));

@@ -31,6 +31,7 @@ import java.time.Duration;
  * (so a slot claimed but not yet written is never mistaken for an older, expired one) and retries
  * briefly otherwise. No lock.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingLogLimiter extends AbstractRateLimiter {
     private static final VarHandle CURSOR;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -209,6 +210,13 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
             }
         }
         return latest == Long.MIN_VALUE ? 0L : Math.max(0L, latest + p.period - nowNanos);
+    }
+
+    @Override
+    long resetAfterPeek(long nowNanos) {
+        Params p = params;
+        long c = (long) CURSOR.getVolatile(this);
+        return resetAfter(c, p, nowNanos);
     }
 
     @Override

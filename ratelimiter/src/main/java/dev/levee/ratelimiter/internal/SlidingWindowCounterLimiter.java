@@ -37,6 +37,7 @@ import java.time.Duration;
  * plus two windows (refusing more, never granting more). A caller whose decision lags its clock
  * reading by more than the lag is taken for a new window.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final int BITS = 21;
     private static final long MASK = (1L << BITS) - 1;
@@ -72,6 +73,26 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     long reservePeek(int permits, long nowNanos) {
         long r = decide(permits, nowNanos, null, false);
         return r >= 0 ? 0L : ~r;
+    }
+
+    @Override
+    long resetAfterPeek(long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long prev = (s >>> BITS) & MASK;
+        long curr = s & MASK;
+        long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
+        if (diff > 0) {
+            prev = diff == 1 ? curr : 0L;
+            curr = 0L;
+        } else {
+            epoch -= diff;
+        }
+        return Math.max(0L, resetAfter(w.length, w.startOf(epoch), prev, curr, nowNanos));
     }
 
     @Override

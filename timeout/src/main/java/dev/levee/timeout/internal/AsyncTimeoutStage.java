@@ -17,6 +17,7 @@ import java.util.function.BiConsumer;
  *
  * @param <T> the result type
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements Runnable, BiConsumer<T, Throwable> {
 
     /** Told how the race ended; called exactly once, by the winner. */

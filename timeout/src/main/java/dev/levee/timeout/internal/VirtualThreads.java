@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
  * is looked up reflectively once, when this class is initialised. On JDK 17 the lookup fails and
  * {@link #factoryOrNull(String)} returns null, so callers fall back to platform threads.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class VirtualThreads {
     private static final Logger LOG = LoggerFactory.getLogger(VirtualThreads.class);
 
@@ -50,7 +51,7 @@ public final class VirtualThreads {
     }
 
     /**
-     * A factory of virtual threads named {@code prefix0}, {@code prefix1}, ...
+     * A factory of virtual threads named by {@code prefix} followed by 0, 1, ...
      *
      * @param prefix the thread-name prefix
      * @return the factory, or null on a JDK without virtual threads
