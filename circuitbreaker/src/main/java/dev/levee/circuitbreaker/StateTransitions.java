@@ -150,6 +150,7 @@ final class StateTransitions {
     }
 
     /** Moves to {@code target} by hand, whatever the state (a no-op if already there). */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void manual(CircuitState target) {
         while (true) {
             Phase from = phase.get();
@@ -180,6 +181,7 @@ final class StateTransitions {
     }
 
     /** Opens the breaker for {@code waitNanos} from now, whatever the state. */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void openFor(long waitNanos, String reason) {
         while (true) {
             Phase from = phase.get();
@@ -192,6 +194,7 @@ final class StateTransitions {
     }
 
     /** Back to the initial state with an empty window and no openings in a row. */
+    @SuppressWarnings("NullAway") // the phase reference is never null
     void reset() {
         while (true) {
             Phase from = phase.get();

@@ -89,7 +89,7 @@ public final class Classifier {
      * @param result what the call returned, possibly null
      * @return {@link Outcome#FAILURE} if the result predicate says so, else {@link Outcome#SUCCESS}
      */
-    public Outcome classifyResult(Object result) {
+    public Outcome classifyResult(@Nullable Object result) {
         return resultIsFailure != null && resultIsFailure.test(result) ? Outcome.FAILURE : Outcome.SUCCESS;
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The permit protocol around a call, for one gate or a fused group of consecutive gates that share
@@ -263,7 +264,7 @@ final class GateRunner {
         return out;
     }
 
-    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long[] starts, long start,
+    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts, long start,
             Chain next, Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
@@ -283,8 +284,8 @@ final class GateRunner {
     }
 
     /** Completes the caller's stage with the call's outcome; a completion's exception is suppressed and logged. */
-    private static <T> void settle(CompletableFuture<T> out, T result, Throwable failure, Throwable cause,
-            Throwable thrown) {
+    private static <T> void settle(CompletableFuture<T> out, @Nullable T result, @Nullable Throwable failure,
+            @Nullable Throwable cause, @Nullable Throwable thrown) {
         if (thrown != null) {
             try {
                 completionFailed(thrown, cause);
@@ -301,7 +302,7 @@ final class GateRunner {
     }
 
     /** Gate {@code g}'s failure completion, isolated: returns what it threw (merged into {@code pending}). */
-    private static Throwable failure(Gate g, long end, long latency, Throwable t, Throwable pending) {
+    private static @Nullable Throwable failure(Gate g, long end, long latency, Throwable t, @Nullable Throwable pending) {
         try {
             g.onFailureAt(end, latency, t);
             return pending;
@@ -311,7 +312,9 @@ final class GateRunner {
     }
 
     /** Gate {@code g}'s result completion, isolated: returns what it threw (merged into {@code pending}). */
-    private static Throwable success(Gate g, long end, long latency, Object result, Throwable pending) {
+    @SuppressWarnings("NullAway") // Gate.onResultAt documents a possibly-null result; its SPI is not annotated yet
+    private static @Nullable Throwable success(Gate g, long end, long latency, @Nullable Object result,
+            @Nullable Throwable pending) {
         try {
             g.onResultAt(end, latency, result);
             return pending;
@@ -331,7 +334,7 @@ final class GateRunner {
     }
 
     /** Keeps the first completion failure, an Error over an exception; the other is suppressed on it. */
-    private static Throwable merge(Throwable pending, Throwable thrown) {
+    private static Throwable merge(@Nullable Throwable pending, Throwable thrown) {
         if (pending == null) {
             return thrown;
         }
@@ -353,7 +356,7 @@ final class GateRunner {
      * @param thrown what the completion threw
      * @param callFailure what the call threw, or null if it returned
      */
-    private static void completionFailed(Throwable thrown, Throwable callFailure) {
+    private static void completionFailed(Throwable thrown, @Nullable Throwable callFailure) {
         if (thrown instanceof Error) {
             if (callFailure != null && callFailure != thrown) {
                 thrown.addSuppressed(callFailure);
@@ -368,7 +371,8 @@ final class GateRunner {
     }
 
     /** Releases gates {@code [0, acquired)} as ignored after a later one refused or threw. */
-    private static void releaseAcquired(Gate[] gates, int acquired, long start, long[] starts, Throwable refused) {
+    private static void releaseAcquired(Gate[] gates, int acquired, long start, long @Nullable [] starts,
+            Throwable refused) {
         for (int i = acquired - 1; i >= 0; i--) {
             ignore(gates[i], starts == null ? start : starts[i], refused);
         }

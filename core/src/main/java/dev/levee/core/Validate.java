@@ -139,12 +139,12 @@ public final class Validate {
      * @param value the value
      * @return the value
      */
-    public static Duration positive(String policy, String field, Duration value) {
-        notNull(policy, field, value);
-        if (value.isNegative() || value.isZero()) {
-            throw new InvalidConfigException(policy, field, "> 0", value);
+    public static Duration positive(String policy, String field, @Nullable Duration value) {
+        Duration v = notNull(policy, field, value);
+        if (v.isNegative() || v.isZero()) {
+            throw new InvalidConfigException(policy, field, "> 0", v);
         }
-        return value;
+        return v;
     }
 
     /**
@@ -155,12 +155,12 @@ public final class Validate {
      * @param value the value
      * @return the value
      */
-    public static Duration nonNegative(String policy, String field, Duration value) {
-        notNull(policy, field, value);
-        if (value.isNegative()) {
-            throw new InvalidConfigException(policy, field, ">= 0", value);
+    public static Duration nonNegative(String policy, String field, @Nullable Duration value) {
+        Duration v = notNull(policy, field, value);
+        if (v.isNegative()) {
+            throw new InvalidConfigException(policy, field, ">= 0", v);
         }
-        return value;
+        return v;
     }
 
     /**
@@ -172,7 +172,7 @@ public final class Validate {
      * @param bound the rule, e.g. {@code "<= maxRate (100.0)"}
      * @param value the value given
      */
-    public static void check(boolean condition, String policy, String field, String bound, Object value) {
+    public static void check(boolean condition, String policy, String field, String bound, @Nullable Object value) {
         if (!condition) {
             throw new InvalidConfigException(policy, field, bound, value);
         }

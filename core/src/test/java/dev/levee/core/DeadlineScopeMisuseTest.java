@@ -22,6 +22,7 @@ class DeadlineScopeMisuseTest {
         assertThat(Deadline.currentOrNull()).isNull();
     }
 
+    @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void aPropagatorScopeThatThrowsOnCloseStillRestoresTheWorkersDeadline() {
         RuntimeException boom = new IllegalStateException("propagator scope failed to close");

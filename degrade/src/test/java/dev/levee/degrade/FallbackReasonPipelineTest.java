@@ -210,4 +210,25 @@ class FallbackReasonPipelineTest {
         })).isSameAs(bad);
         assertThat(fallback.metrics().fallbacks()).isZero();
     }
+
+    @Test
+    void theBreakerInsideStillSeesTheFailuresTheFallbackAnswersAndOpens() {
+        CircuitBreaker breaker = CircuitBreaker.of("cb-counting", CircuitBreakerConfig.builder()
+                .countWindow(4).minimumNumberOfCalls(2).failureRateThreshold(0.5).ticker(ticker).build());
+        Fallback<String> fallback = fallback("reason-breaker-opens");
+        Pipeline pipeline = Pipeline.of(fallback, breaker);
+
+        for (int i = 0; i < 2; i++) {
+            String answer = pipeline.execute(() -> {
+                throw new IllegalStateException("down");
+            });
+            assertThat(answer).isEqualTo("static:error");
+        }
+        assertThat(pipeline.execute(this::primary)).isEqualTo("static:circuit_open");
+
+        assertThat(primaryCalls).hasValue(0);
+        assertThat(fallback.metrics().byReason())
+                .containsEntry(FallbackReason.ERROR, 2L)
+                .containsEntry(FallbackReason.CIRCUIT_OPEN, 1L);
+    }
 }

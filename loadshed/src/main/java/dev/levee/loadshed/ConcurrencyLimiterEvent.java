@@ -3,7 +3,7 @@ package dev.levee.loadshed;
 import dev.levee.core.PolicyEvent;
 
 /**
- * Something a {@link ConcurrencyLimiter} (or {@link PartitionedConcurrencyLimiter}) did. Built only when
+ * Something a {@link ConcurrencyLimiter} (or {@code PartitionedConcurrencyLimiter}) did. Built only when
  * someone listens.
  */
 public sealed interface ConcurrencyLimiterEvent extends PolicyEvent {

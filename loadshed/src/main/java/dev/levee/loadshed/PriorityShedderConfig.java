@@ -4,6 +4,7 @@ import dev.levee.core.LoadSignal;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link PriorityShedder}.
@@ -42,7 +43,7 @@ public final class PriorityShedderConfig {
     private final Ticker ticker;
 
     private PriorityShedderConfig(Builder b) {
-        this.load = b.load;
+        this.load = Validate.notNull(POLICY, "load", b.load);
         this.maxLoad = b.maxLoad;
         this.shedLowInFirstStage = b.shedLowInFirstStage;
         this.retryAfter = b.retryAfter;
@@ -93,7 +94,7 @@ public final class PriorityShedderConfig {
 
     /** Builds a {@link PriorityShedderConfig}; {@link #build()} validates. */
     public static final class Builder {
-        private LoadSignal load;
+        private @Nullable LoadSignal load;
         private double maxLoad = DEFAULT_MAX_LOAD;
         private boolean shedLowInFirstStage = DEFAULT_SHED_LOW_IN_FIRST_STAGE;
         private Duration retryAfter = Duration.ofSeconds(DEFAULT_RETRY_AFTER_SECONDS);

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * What every load shedder of this module is: a {@link Gate} (so it composes in a
  * {@link dev.levee.core.Pipeline}) that also answers {@link #decide} without throwing, and reports the
- * same counters to {@link SheddingMetricsBinder}.
+ * same counters to {@code SheddingMetricsBinder}.
  *
  * <p>The {@code Gate} form reads the request's priority from {@link RequestPriority#current()}; a
  * refusal throws a {@link dev.levee.core.ShedException} whose {@code reason()} is the decision's
@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 public interface Shedder extends Gate {
 
     /** @return the shedder's name, the {@code name} metric tag */
+    @Override
     String name();
 
     /**

@@ -168,18 +168,29 @@ class PidShedderTest {
     @Test
     void configBounds() {
         assertThatThrownBy(() -> PidShedderConfig.builder().kp(-1).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("kp");
-        assertThatThrownBy(() -> PidShedderConfig.builder().ki(Double.NaN).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("ki");
-        assertThatThrownBy(() -> PidShedderConfig.builder().kd(Double.POSITIVE_INFINITY).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("kd");
-        assertThatThrownBy(() -> PidShedderConfig.builder().quantile(99).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
-        assertThatThrownBy(() -> PidShedderConfig.builder().quantile(0).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("quantile");
-        assertThatThrownBy(() -> PidShedderConfig.builder().maxIntegral(0).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxIntegral");
-        assertThatThrownBy(() -> PidShedderConfig.builder().outputScale(0).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("outputScale");
-        assertThatThrownBy(() -> PidShedderConfig.builder().setpoint(Double.NaN).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("setpoint");
-        assertThatThrownBy(() -> PidShedderConfig.builder().updateInterval(Duration.ZERO).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("updateInterval");
+        assertThatThrownBy(() -> PidShedderConfig.builder().ki(Double.NaN).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ki");
+        assertThatThrownBy(() -> PidShedderConfig.builder().kd(Double.POSITIVE_INFINITY).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("kd");
+        assertThatThrownBy(() -> PidShedderConfig.builder().quantile(99).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
+        assertThatThrownBy(() -> PidShedderConfig.builder().quantile(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("quantile");
+        assertThatThrownBy(() -> PidShedderConfig.builder().maxIntegral(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxIntegral");
+        assertThatThrownBy(() -> PidShedderConfig.builder().outputScale(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("outputScale");
+        assertThatThrownBy(() -> PidShedderConfig.builder().setpoint(Double.NaN).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("setpoint");
+        assertThatThrownBy(() -> PidShedderConfig.builder().updateInterval(Duration.ZERO).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("updateInterval");
         assertThatThrownBy(() -> PidShedderConfig.builder().updateInterval(Duration.ofMinutes(2)).build()).isInstanceOf(InvalidConfigException.class);
-        assertThatThrownBy(() -> PidShedderConfig.builder().retryAfter(Duration.ofHours(2)).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("retryAfter");
-        assertThatThrownBy(() -> PidShedderConfig.builder().random(null).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("random");
-        assertThatThrownBy(() -> PidShedderConfig.builder().scheduler(null).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> PidShedderConfig.builder().retryAfter(Duration.ofHours(2)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("retryAfter");
+        assertThatThrownBy(() -> PidShedderConfig.builder().random(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("random");
+        assertThatThrownBy(() -> PidShedderConfig.builder().scheduler(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("scheduler");
         assertThatThrownBy(() -> PidShedderConfig.builder().builtInMeasurement(null).build()).isInstanceOf(InvalidConfigException.class);
         PidShedderConfig d = PidShedderConfig.defaults();
         assertThat(d.setpoint()).isEqualTo(200.0);

@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
@@ -295,11 +294,11 @@ public final class RetryConfig {
         private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
         private @Nullable IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private @Nullable Predicate<Object> retryOnResult;
-        private @Nullable Predicate<? super Throwable> abortPredicate;
-        private @Nullable RetryAfterExtractor retryAfterExtractor;
+        private Predicate<Object> retryOnResult;
+        private Predicate<? super Throwable> abortPredicate;
+        private RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private @Nullable RetryBudget budget;
+        private RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();

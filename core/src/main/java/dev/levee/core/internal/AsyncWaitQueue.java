@@ -8,6 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asynchronous waiters of an event-driven gate (a bulkhead slot, a concurrency-limit permit): the
@@ -186,7 +187,7 @@ public final class AsyncWaitQueue {
         final CompletableFuture<Void> future = new CompletableFuture<>();
         final AtomicInteger state = new AtomicInteger(WAITING);
         final Supplier<? extends Throwable> refusal;
-        volatile Scheduler.Cancellable timer;
+        volatile Scheduler.@Nullable Cancellable timer;
 
         Waiter(Supplier<? extends Throwable> refusal) {
             this.refusal = refusal;

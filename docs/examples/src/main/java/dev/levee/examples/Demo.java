@@ -42,6 +42,8 @@ public final class Demo {
         ConcurrencyLimitDemo.run(out);
         section(out, "Load shedding: CoDel, priorities, the composite shedder, load-signal headers");
         SheddingDemo.run(out);
+        section(out, "Graceful degradation: fallback chains, coalescing, feature toggles");
+        DegradeDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

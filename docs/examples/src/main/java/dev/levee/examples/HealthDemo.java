@@ -144,6 +144,7 @@ public final class HealthDemo {
         hung.close();
     }
 
+    @SuppressWarnings("try") // the subscription is held only for its close()
     private static void probeStorm(PrintStream out, ManualTicker ticker, HealthChecker checker)
             throws InterruptedException, ExecutionException, TimeoutException {
         out.println("-- a probe storm: 1,000 readiness requests, an expensive check cached for 10 s");

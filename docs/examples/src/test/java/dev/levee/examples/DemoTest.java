@@ -41,6 +41,13 @@ class DemoTest {
         assertThat(output).contains("HTTP 503 {Retry-After=5, X-Shed-Reason=queue_full}");
         assertThat(output).contains("priority 5: low_priority_shed, priority 7: admitted");
         assertThat(output).contains("'5'                    -> ignored, remaining 30000 ms, admitted");
+        // Graceful degradation: cached, then static, then fresh again after the outage.
+        assertThat(output).contains("=== Graceful degradation");
+        assertThat(output).contains("t=04s DOWN  error         -> fresh page v3   [degraded, tier cached]");
+        assertThat(output).contains("t=09s DOWN  circuit_open  -> static page (catalogue temporarily unavailable)   [degraded, tier static]");
+        assertThat(output).contains("t=19s up    ok            -> fresh page v19");
+        assertThat(output).contains("answered: 1000 of 1000 with one database load; keys left in flight: 0");
+        assertThat(output).contains("load 0.75: level 1 recs off reviews on");
         assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }

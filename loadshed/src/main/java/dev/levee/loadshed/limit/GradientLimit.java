@@ -209,7 +209,7 @@ public final class GradientLimit implements LimitAlgorithm {
         }
 
         /**
-         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least {@code minLimit}
+         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least the floor ({@link #minLimit(int)})
          * @return this builder
          */
         public Builder maxLimit(int maxLimit) {

@@ -123,7 +123,7 @@ public final class ChannelPipeline<T> implements AutoCloseable {
         return p;
     }
 
-    /** @return each stage's input channel, in order, for metrics ({@link QueueMetricsBinder}) */
+    /** @return each stage's input channel, in order, for metrics ({@code QueueMetricsBinder}) */
     public List<BoundedChannel<T>> channels() {
         List<BoundedChannel<T>> out = new ArrayList<>(stages.size());
         for (Stage<T> s : stages) {

@@ -5,7 +5,7 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 
 /**
- * The immutable, nameless configuration of a {@link CoDelQueue} and of a {@link dev.levee.loadshed.CoDelGate}.
+ * The immutable, nameless configuration of a {@link CoDelQueue} and of a {@code CoDelGate}.
  *
  * <table>
  *   <caption>Settings (numbers from seed 002, "CoDel (Controlled Delay) Algorithm")</caption>

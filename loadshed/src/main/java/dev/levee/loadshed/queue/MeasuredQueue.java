@@ -1,7 +1,7 @@
 package dev.levee.loadshed.queue;
 
 /**
- * What every Levee queue and channel reports, read by {@link QueueMetricsBinder} and by
+ * What every Levee queue and channel reports, read by {@code QueueMetricsBinder} and by
  * {@link dev.levee.loadshed.signal.QueueDelaySignal}: depth, capacity, pressure, drops by reason and
  * the queue-latency histogram. Reads are lock-free and allocation-free.
  */

@@ -147,15 +147,20 @@ class LoadSignalHeadersTest {
 
     @Test
     void configBounds() {
-        assertThatThrownBy(() -> LoadSignalHeaders.builder().reserve(90).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
-        assertThatThrownBy(() -> LoadSignalHeaders.builder().reserve(0).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("reserve");
+        assertThatThrownBy(() -> LoadSignalHeaders.builder().reserve(90).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
+        assertThatThrownBy(() -> LoadSignalHeaders.builder().reserve(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("reserve");
         assertThatThrownBy(() -> LoadSignalHeaders.builder().localMaximum(Duration.ZERO).build()).isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> LoadSignalHeaders.builder().localMaximum(Duration.ofDays(2)).build()).isInstanceOf(InvalidConfigException.class);
-        assertThatThrownBy(() -> LoadSignalHeaders.builder().minRemaining(Duration.ofMinutes(1)).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("minRemaining");
+        assertThatThrownBy(() -> LoadSignalHeaders.builder().minRemaining(Duration.ofMinutes(1)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("minRemaining");
         assertThatThrownBy(() -> LoadSignalHeaders.builder().absurdAfter(Duration.ZERO).build()).isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> LoadSignalHeaders.builder().upstreamLoadThreshold(-1).build()).isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> LoadSignalHeaders.builder().lowPriorityBelow(0).build()).isInstanceOf(InvalidConfigException.class);
-        assertThatThrownBy(() -> LoadSignalHeaders.builder().clock(null).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("clock");
-        assertThatThrownBy(() -> LoadSignalHeaders.builder().ticker(null).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
+        assertThatThrownBy(() -> LoadSignalHeaders.builder().clock(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("clock");
+        assertThatThrownBy(() -> LoadSignalHeaders.builder().ticker(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
     }
 }

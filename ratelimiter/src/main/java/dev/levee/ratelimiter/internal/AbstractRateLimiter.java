@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every local algorithm shares: naming, events, and the waiting logic of {@code acquire} on top
@@ -261,7 +262,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     }
 
     /** Sleeps out a booked wait; the interruption (flag restored) if interrupted, else null. */
-    private InterruptedException sleepBooked(long nanos) {
+    private @Nullable InterruptedException sleepBooked(long nanos) {
         ctx.waiting.incrementAndGet();
         try {
             ctx.sleeper.sleep(nanos);
