@@ -15,7 +15,6 @@ import dev.levee.core.Validate;
 import dev.levee.core.internal.AsyncWaitQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
