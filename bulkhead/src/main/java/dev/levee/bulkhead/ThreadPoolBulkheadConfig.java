@@ -6,6 +6,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder()}.
