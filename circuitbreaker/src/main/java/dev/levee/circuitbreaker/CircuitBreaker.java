@@ -87,7 +87,7 @@ public final class CircuitBreaker implements Gate {
     /*
      * Implementation notes (for maintainers).
      *
-     * State. One AtomicReference<Phase>: each Phase is one stretch of life in one state, immutable apart
+     * State. One PhaseRef (a volatile reference, CAS-replaced): each Phase is one stretch of life in one state, immutable apart
      * from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
      * a transition lands in the phase it read — a window or probe round nobody consults any more —
      * instead of corrupting the next one.
