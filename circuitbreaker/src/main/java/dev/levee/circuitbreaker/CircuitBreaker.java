@@ -87,8 +87,8 @@ public final class CircuitBreaker implements Gate {
     /*
      * Implementation notes (for maintainers).
      *
-     * State. One PhaseRef (a volatile reference, CAS-replaced): each Phase is one stretch of life in one state, immutable apart
-     * from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
+     * State. One PhaseRef (a volatile reference): each Phase is one stretch of life in one state,
+     * immutable apart from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
      * a transition lands in the phase it read — a window or probe round nobody consults any more —
      * instead of corrupting the next one.
      *
