@@ -79,6 +79,7 @@ public final class Goodput implements Gate {
     }
 
     /** @return the name */
+    @Override
     public String name() {
         return name;
     }

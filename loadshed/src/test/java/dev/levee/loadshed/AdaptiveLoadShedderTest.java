@@ -230,15 +230,24 @@ class AdaptiveLoadShedderTest {
 
     @Test
     void configBounds() {
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxConcurrent(0).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxConcurrent");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxQueueDepth(-1).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxQueueDepth");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxQueueTime(Duration.ofHours(2)).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxQueueTime");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().cpuThreshold(85).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().memoryThreshold(-0.1).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("memoryThreshold");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().priorityThreshold(1.5).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("priorityThreshold");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().highPriorityLevel(11).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("highPriorityLevel");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().retryAfter(Duration.ofSeconds(-1)).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("retryAfter");
-        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().ticker(null).build()).isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxConcurrent(0).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxConcurrent");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxQueueDepth(-1).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxQueueDepth");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().maxQueueTime(Duration.ofHours(2)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxQueueTime");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().cpuThreshold(85).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("percent");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().memoryThreshold(-0.1).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("memoryThreshold");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().priorityThreshold(1.5).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("priorityThreshold");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().highPriorityLevel(11).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("highPriorityLevel");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().retryAfter(Duration.ofSeconds(-1)).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("retryAfter");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().ticker(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
         AdaptiveLoadShedderConfig c = AdaptiveLoadShedderConfig.builder().cpu(() -> 0).memory(() -> 0).maxConcurrent(7).build();
         assertThat(c.toBuilder().build().maxConcurrent()).isEqualTo(7);
     }
