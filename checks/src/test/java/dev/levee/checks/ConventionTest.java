@@ -58,13 +58,6 @@ class ConventionTest {
             Map.entry("dev.levee.bulkhead.KeyedBulkheadConfig", "builder(name, perKey); no builder(), defaults(), toBuilder()"),
             Map.entry("dev.levee.bulkhead.ThreadPoolBulkhead", "of(config) only"),
             Map.entry("dev.levee.bulkhead.ThreadPoolBulkheadConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            // ratelimiter (helper correct-a converting)
-            Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiter", "of(config) only"),
-            Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiterConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.ratelimiter.RateLimiter", "no ofDefaults(String)"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterConfig", "builder(name); no builder(), defaults()"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterEvent", "not a sealed interface"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterMetrics", "a class, not a record"),
             // retry (helper correct-c converting)
             Map.entry("dev.levee.retry.Hedge", "of(config) only"),
             Map.entry("dev.levee.retry.HedgeConfig", "builder(name); no builder(), defaults(), toBuilder()"),
