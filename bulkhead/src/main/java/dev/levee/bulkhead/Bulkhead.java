@@ -15,7 +15,6 @@ import dev.levee.core.Validate;
 import dev.levee.core.internal.AsyncWaitQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -139,6 +138,11 @@ public final class Bulkhead implements Gate {
             if (waiters != 0) {
                 signalSync();
             }
+        }
+
+        @Override
+        public void waiterLeft() {
+            WAITERS.getAndAdd(Bulkhead.this, -1);
         }
     };
 
@@ -367,8 +371,7 @@ public final class Bulkhead implements Gate {
             onRejected(now);
             return active >= RETIRED ? retired() : rejection(now);
         });
-        // Counted as a waiter until granted or refused; the count only gates signalling and fairness.
-        permit.whenComplete((ignored, failure) -> WAITERS.getAndAdd(this, -1));
+        // Counted as a waiter until granted or refused (AsyncWaitQueue calls waiterLeft then).
         return permit;
     }
 

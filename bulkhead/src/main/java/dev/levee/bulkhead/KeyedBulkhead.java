@@ -5,7 +5,6 @@ import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Validate;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Objects;
 import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

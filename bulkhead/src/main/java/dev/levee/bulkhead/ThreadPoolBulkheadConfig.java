@@ -6,7 +6,6 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder()}.
@@ -40,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  * {@code threads = peak rate × latency}; size the queue from how long a caller may wait:
  * {@code queue = acceptable wait × rate}.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class ThreadPoolBulkheadConfig {
     /** Default queue: 100 accepted calls waiting for a thread (bounded, never unbounded). */
     public static final int DEFAULT_QUEUE_CAPACITY = 100;

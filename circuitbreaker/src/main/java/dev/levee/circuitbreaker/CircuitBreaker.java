@@ -176,7 +176,11 @@ public final class CircuitBreaker implements Gate {
         this.halfOpenMessage = "CircuitBreaker '" + name + "' is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
         this.phase = new AtomicReference<>();
         this.transitions = new StateTransitions(name, config, phase, listeners);
-        this.phase.set(transitions.initialPhase(ticker.read()));
+        Phase initial = transitions.initialPhase(ticker.read());
+        this.phase.set(initial);
+        if (initial.state == CircuitState.OPEN) {
+            transitions.scheduleHalfOpen(initial, initial.openUntilNanos - initial.enteredAtNanos);
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.levee.core.Ticker;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +71,8 @@ final class StateTransitions {
         SlidingWindow window = timeWindow
                 ? new TimeWindow(config.slidingWindowSize() * 1_000_000_000L, config.timeWindowBuckets())
                 : new CountWindow(config.slidingWindowSize(), config.minimumNumberOfCalls());
-        AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
-        AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
         return new Phase(state, now, 0L, now, 0, window, null, inARow, decaying);
     }
 
@@ -114,8 +115,9 @@ final class StateTransitions {
         }
         crossingsReported.set(0);
         if (!listeners.isEmpty()) {
-            if (reason.rule() != null) {
-                listeners.publish(new ThresholdExceeded(name, now, reason.rule(), reason.value(), reason.threshold(),
+            CircuitBreakerEvent.Rule rule = reason.rule();
+            if (rule != null) {
+                listeners.publish(new ThresholdExceeded(name, now, rule, reason.value(), reason.threshold(),
                         reason.calls()));
             }
             listeners.publish(new StateTransitioned(name, now, from.state, to.state, reason.text()));
@@ -133,20 +135,29 @@ final class StateTransitions {
                         config.slidingWindowType(), config.slidingWindowSize(), waitNanos / 1_000_000L,
                         to.consecutiveOpens);
             }
-            if (config.automaticTransitionToHalfOpen()) {
-                config.scheduler().schedule(() -> {
-                    Phase current = phase.get();
-                    if (current == to) {
-                        long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.eraStartNanos, to.consecutiveOpens, to.window), t,
-                                TransitionReason.because("wait in open elapsed (scheduled)"));
-                    }
-                }, waitNanos);
-            }
+            scheduleHalfOpen(to, waitNanos);
         } else if (LOG.isInfoEnabled()) {
             LOG.info("Circuit breaker '{}' {} -> {}: {}", name, from.state, to.state, reason.text());
         }
         return true;
+    }
+
+    /**
+     * With {@code automaticTransitionToHalfOpen}, asks the scheduler to move {@code open} to HALF_OPEN
+     * when its wait ends (a no-op if the breaker left that phase meanwhile).
+     */
+    void scheduleHalfOpen(Phase open, long waitNanos) {
+        if (!config.automaticTransitionToHalfOpen()) {
+            return;
+        }
+        config.scheduler().schedule(() -> {
+            Phase current = phase.get();
+            if (current == open) {
+                long t = ticker.read();
+                transition(current, halfOpenPhase(t, open.eraStartNanos, open.consecutiveOpens, open.window), t,
+                        TransitionReason.because("wait in open elapsed (scheduled)"));
+            }
+        }, waitNanos);
     }
 
     /** Moves to {@code target} by hand, whatever the state (a no-op if already there). */

@@ -34,7 +34,7 @@ class RateLimiterAsyncWaitTest {
     @ParameterizedTest
     @EnumSource(RateLimitAlgorithm.class)
     void anAsyncCallWaitsOnTheSchedulerAndResumesOnTheExecutor(RateLimitAlgorithm algorithm) throws Exception {
-        RateLimiter limiter = RateLimiter.of("async", RateLimiterConfig.builder("async").algorithm(algorithm)
+        RateLimiter limiter = RateLimiter.of("async", RateLimiterConfig.builder().algorithm(algorithm)
                 .limit(1).period(Duration.ofSeconds(1)).maxWait(Duration.ofSeconds(5))
                 .ticker(ticker).sleeper(forbidden).scheduler(scheduler).asyncExecutor(recording).build());
         assertThat(limiter.executeAsync(() -> CompletableFuture.completedFuture("first")).toCompletableFuture()
@@ -57,7 +57,7 @@ class RateLimiterAsyncWaitTest {
     @ParameterizedTest
     @EnumSource(RateLimitAlgorithm.class)
     void aWaitLongerThanMaxWaitIsRefusedAtOnce(RateLimitAlgorithm algorithm) {
-        RateLimiter limiter = RateLimiter.of("async", RateLimiterConfig.builder("async").algorithm(algorithm)
+        RateLimiter limiter = RateLimiter.of("async", RateLimiterConfig.builder().algorithm(algorithm)
                 .limit(1).period(Duration.ofSeconds(10)).maxWait(Duration.ofSeconds(1))
                 .ticker(ticker).sleeper(forbidden).scheduler(scheduler).asyncExecutor(recording).build());
         limiter.executeAsync(() -> CompletableFuture.completedFuture("first"));

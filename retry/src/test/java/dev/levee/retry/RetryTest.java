@@ -242,7 +242,8 @@ class RetryTest {
     @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void aBackoffEndingPastTheDeadlineIsNotStarted() {
-        Retry retry = Retry.of("test", config().backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).maxAttempts(10).build());
+        Retry retry = Retry.of("test", config().backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
+                .maxAttempts(10).build());
         Flaky call = new Flaky(100);
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);

@@ -4,7 +4,6 @@ import dev.levee.core.Deadline;
 import dev.levee.core.Validate;
 import dev.levee.timeout.internal.LatencyHistogram;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 

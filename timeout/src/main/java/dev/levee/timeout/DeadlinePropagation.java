@@ -9,7 +9,6 @@ import dev.levee.timeout.internal.HeaderCodec;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Carries a deadline across service calls, as gRPC does: the caller writes the time it has left into

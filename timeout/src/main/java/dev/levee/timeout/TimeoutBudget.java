@@ -3,7 +3,6 @@ package dev.levee.timeout;
 import dev.levee.core.ContextScope;
 import dev.levee.core.Deadline;
 import dev.levee.core.internal.Nanos;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

@@ -47,12 +47,12 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, 0L, null) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, 0L, into) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, into));
     }
 
     @Override
@@ -60,7 +60,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         return decide(permits, nowNanos, maxWaitNanos, null);
     }
 
-    /** Grants now or refuses; returns 0 when granted, {@code ~retryAfter} when refused. */
+    /** Grants now or refuses; returns an {@link EncodedWait} code (0 when granted). */
     private long decide(int permits, long now, long ignoredWait, RateLimitDecision into) {
         checkPermits(permits);
         WindowState w = window;
@@ -87,7 +87,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 if (into != null) {
                     into.set(false, w.limit, w.limit - count, retryAfter, windowEnd - now);
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             long next = (epoch << COUNT_BITS) | (count + permits);
             if (w.cas(s, next)) {

@@ -98,12 +98,12 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, null) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, null));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, into) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, into));
     }
 
     @Override
@@ -120,7 +120,7 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
             if (into != null) {
                 into.set(false, limit, 0L, Long.MAX_VALUE, 0L);
             }
-            return ~Long.MAX_VALUE;
+            return EncodedWait.refused(Long.MAX_VALUE);
         }
         long expiredBy = now - p.period;
         int spins = 0;
@@ -150,7 +150,7 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
                 if (into != null) {
                     into.set(false, limit, 0L, retryAfter, resetAfter(c, p, now));
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             if (CURSOR.compareAndSet(this, c, c + permits)) {
                 for (long j = c; j < c + permits; j++) {

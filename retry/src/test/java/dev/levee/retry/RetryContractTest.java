@@ -1,0 +1,28 @@
+package dev.levee.retry;
+
+import dev.levee.core.ManualTicker;
+import dev.levee.core.Policy;
+import dev.levee.testing.PolicyContract;
+import org.junit.jupiter.api.Nested;
+
+/** Retry and hedge pass the shared {@link PolicyContract}. */
+class RetryContractTest {
+
+    @Nested
+    class RetryPolicy extends PolicyContract {
+        @Override
+        protected Policy newPolicy(ManualTicker ticker) {
+            return Retry.of(RetryConfig.builder("contract").maxAttempts(3).retryAll()
+                    .ticker(ticker).sleeper(ticker).build());
+        }
+    }
+
+    @Nested
+    class HedgePolicy extends PolicyContract {
+        @Override
+        protected Policy newPolicy(ManualTicker ticker) {
+            return Hedge.of(HedgeConfig.builder("contract").withoutBudget()
+                    .executor(Runnable::run).asyncExecutor(Runnable::run).ticker(ticker).build());
+        }
+    }
+}
