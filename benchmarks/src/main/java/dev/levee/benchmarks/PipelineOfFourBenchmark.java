@@ -82,7 +82,7 @@ public class PipelineOfFourBenchmark {
     @Setup
     public void setUp() {
         levee = Pipeline.of(
-                Retry.of(RetryConfig.builder("retry").maxAttempts(3)
+                Retry.of("retry", RetryConfig.builder().maxAttempts(3)
                         .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
                         .jitter(Jitter.factor(0.5))
                         .build()),
@@ -92,7 +92,7 @@ public class PipelineOfFourBenchmark {
                         .minimumNumberOfCalls(20)
                         .waitDurationInOpen(Duration.ofSeconds(60))
                         .build()),
-                RateLimiter.of(RateLimiterConfig.builder("limiter")
+                RateLimiter.of("limiter", RateLimiterConfig.builder()
                         .algorithm(RateLimitAlgorithm.GCRA)
                         .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
                         .build()),

@@ -54,11 +54,11 @@ public class RateLimiterAcquireBenchmark {
     /** Builds every limiter with an always-available permit. */
     @Setup
     public void setUp() {
-        gcra = RateLimiter.of(RateLimiterConfig.builder("gcra")
+        gcra = RateLimiter.of("gcra", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.GCRA).rate(HUGE, Duration.ofSeconds(1)).burst(HUGE).build());
-        tokenBucket = RateLimiter.of(RateLimiterConfig.builder("token-bucket")
+        tokenBucket = RateLimiter.of("token-bucket", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.TOKEN_BUCKET).rate(HUGE, Duration.ofSeconds(1)).burst(HUGE).build());
-        slidingWindow = RateLimiter.of(RateLimiterConfig.builder("sliding-window")
+        slidingWindow = RateLimiter.of("sliding-window", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER)
                 .rate(RateLimiterConfig.MAX_WINDOW_LIMIT, Duration.ofMillis(1)).build());
         resilience4j = new AtomicRateLimiter("r4j", io.github.resilience4j.ratelimiter.RateLimiterConfig.custom()

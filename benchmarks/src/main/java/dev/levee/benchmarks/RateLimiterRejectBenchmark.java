@@ -68,7 +68,7 @@ public class RateLimiterRejectBenchmark {
     }
 
     private static RateLimiter exhausted(RateLimitAlgorithm algorithm) {
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder(algorithm.name())
+        RateLimiter limiter = RateLimiter.of(algorithm.name(), RateLimiterConfig.builder()
                 .algorithm(algorithm).rate(1, HOUR).burst(1).build());
         limiter.tryAcquire();
         return limiter;

@@ -7,6 +7,8 @@ import dev.levee.core.CheckedSupplier;
 import dev.levee.retry.Backoff;
 import dev.levee.retry.Jitter;
 import dev.levee.retry.Retry;
+import dev.levee.retry.RetryBudget;
+import dev.levee.retry.RetryBudgetConfig;
 import dev.levee.retry.RetryConfig;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
@@ -45,6 +47,7 @@ public class RetryBenchmark {
     private final Object payload = new Object();
     private Retry levee;
     private Retry leveeWithBudget;
+    private RetryBudget budget;
     private CheckedSupplier<Object, RuntimeException> leveeCall;
     private io.github.resilience4j.retry.Retry resilience4j;
     private Supplier<Object> resilience4jCall;
@@ -53,11 +56,13 @@ public class RetryBenchmark {
 
     @Setup
     public void setUp() {
-        RetryConfig.Builder config = RetryConfig.builder("bench").maxAttempts(3)
+        RetryConfig.Builder config = RetryConfig.builder().maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).jitter(Jitter.factor(0.5));
-        levee = Retry.of(config.build());
-        leveeWithBudget = Retry.of(config.defaultBudget().build());
+        levee = Retry.of("bench", config.build());
+        leveeWithBudget = Retry.of("bench", config.defaultBudget().build());
         leveeCall = () -> payload;
+        // Ratio 2: every request earns two retries, so the withdrawal below is (nearly) always granted.
+        budget = RetryBudget.of("bench", RetryBudgetConfig.builder().retryRatio(2.0).build());
 
         resilience4j = io.github.resilience4j.retry.Retry.of("bench", io.github.resilience4j.retry.RetryConfig.custom()
                 .maxAttempts(3)
@@ -78,6 +83,18 @@ public class RetryBenchmark {
     @Benchmark
     public Object leveeRetryWithBudget() {
         return leveeWithBudget.execute(leveeCall);
+    }
+
+    /**
+     * The budget's retry path: one deposit and one withdrawal (the allowance check reads the 20-40
+     * buckets of each counter). Only failed calls pay it; no peer has a budget to compare with.
+     *
+     * @return whether the retry was granted
+     */
+    @Benchmark
+    public boolean leveeBudgetDepositAndWithdraw() {
+        budget.onRequestStart();
+        return budget.tryRetry();
     }
 
     @Benchmark

@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The immutable configuration of a semaphore {@link Bulkhead}, built by {@link #builder(String)}.
+ * The immutable, nameless configuration of a semaphore {@link Bulkhead}, built by {@link #builder()};
+ * one configuration can be shared by many bulkheads ({@code Bulkhead.of(name, config)}). Every default
+ * is a {@code DEFAULT_*} constant of this class.
  *
  * <table>
  *   <caption>Settings</caption>
@@ -23,7 +25,7 @@ import java.util.concurrent.Executor;
  *       ahead of waiters (costs one extra volatile read per acquire)</td></tr>
  *   <tr><td>{@code saturationWarning}</td><td>30 s</td><td>&gt; 0</td>
  *       <td>rejecting continuously for this long logs one WARN and publishes a
- *       {@link BulkheadEvent.Kind#SATURATED} event per episode</td></tr>
+ *       {@link BulkheadEvent.Saturated} event per episode</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td>
  *       <td>the time source for waits and the saturation warning</td></tr>
  *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td>
@@ -40,12 +42,30 @@ import java.util.concurrent.Executor;
  * behaviour.
  */
 public final class BulkheadConfig {
+    /**
+     * Default bound on calls inside: 25, seed 003's bulkhead (and resilience4j's default); seed 000's
+     * sketch uses 10 — the seeds disagree and 003 is the organisation's standard.
+     */
+    public static final int DEFAULT_MAX_CONCURRENT_CALLS = 25;
+    /**
+     * Default wait for a slot: none, fail fast. Seeds 000 and 003 sketch a 5 s wait, but both say to
+     * fail fast when the bulkhead is full; a default wait parks callers' threads exactly when the
+     * dependency is saturated, the exhaustion a bulkhead exists to prevent. Set {@code maxWait(5 s)}
+     * for the seeds' behaviour (asynchronous callers never block either way).
+     */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
+    /** Default: no fairness (no extra volatile read per acquire). */
+    public static final boolean DEFAULT_FAIR = false;
+    /** Default saturation warning: 30 s of continuous rejection. */
+    public static final Duration DEFAULT_SATURATION_WARNING = Duration.ofSeconds(30);
     /** The largest {@code maxConcurrentCalls} accepted. */
     public static final int MAX_CONCURRENT_CALLS_LIMIT = 1_000_000;
     /** The longest {@code maxWait} accepted. */
     public static final Duration MAX_WAIT_LIMIT = Duration.ofHours(1);
 
-    private final String name;
+    private static final String POLICY = "Bulkhead";
+    private static final BulkheadConfig DEFAULTS = new Builder().build();
+
     private final int maxConcurrentCalls;
     private final Duration maxWait;
     private final long maxWaitNanos;
@@ -57,7 +77,6 @@ public final class BulkheadConfig {
     private final Executor asyncExecutor;
 
     private BulkheadConfig(Builder b) {
-        this.name = b.name;
         this.maxConcurrentCalls = b.maxConcurrentCalls;
         this.maxWait = b.maxWait;
         this.maxWaitNanos = b.maxWait.toNanos();
@@ -70,13 +89,21 @@ public final class BulkheadConfig {
     }
 
     /**
-     * Starts a configuration.
+     * Starts a configuration with the defaults.
      *
-     * @param name the bulkhead's name, used in rejections, events, logs and metric tags
-     * @return a builder with the defaults
+     * @return a builder
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The default configuration: 25 calls, fail fast.
+     *
+     * @return the shared default configuration
+     */
+    public static BulkheadConfig defaults() {
+        return DEFAULTS;
     }
 
     /**
@@ -85,7 +112,7 @@ public final class BulkheadConfig {
      * @return a new builder
      */
     public Builder toBuilder() {
-        return new Builder(name)
+        return new Builder()
                 .maxConcurrentCalls(maxConcurrentCalls)
                 .maxWait(maxWait)
                 .fair(fair)
@@ -93,29 +120,6 @@ public final class BulkheadConfig {
                 .ticker(ticker)
                 .scheduler(scheduler)
                 .asyncExecutor(asyncExecutor);
-    }
-
-    /**
-     * This configuration under another name, for registries that create one bulkhead per name.
-     *
-     * @param newName the name
-     * @return a configuration equal to this one but for the name
-     */
-    public BulkheadConfig withName(String newName) {
-        return new Builder(newName)
-                .maxConcurrentCalls(maxConcurrentCalls)
-                .maxWait(maxWait)
-                .fair(fair)
-                .saturationWarning(saturationWarning)
-                .ticker(ticker)
-                .scheduler(scheduler)
-                .asyncExecutor(asyncExecutor)
-                .build();
-    }
-
-    /** @return the bulkhead's name */
-    public String name() {
-        return name;
     }
 
     /** @return the initial bound on concurrent calls */
@@ -165,24 +169,21 @@ public final class BulkheadConfig {
 
     @Override
     public String toString() {
-        return "BulkheadConfig[name=" + name + ", maxConcurrentCalls=" + maxConcurrentCalls + ", maxWait=" + maxWait
+        return "BulkheadConfig[maxConcurrentCalls=" + maxConcurrentCalls + ", maxWait=" + maxWait
                 + ", fair=" + fair + ", saturationWarning=" + saturationWarning + "]";
     }
 
     /** Builds a {@link BulkheadConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private final String name;
-        private int maxConcurrentCalls = 25;
-        private Duration maxWait = Duration.ZERO;
-        private boolean fair;
-        private Duration saturationWarning = Duration.ofSeconds(30);
+        private int maxConcurrentCalls = DEFAULT_MAX_CONCURRENT_CALLS;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
+        private boolean fair = DEFAULT_FAIR;
+        private Duration saturationWarning = DEFAULT_SATURATION_WARNING;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
         private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
-        private Builder(String name) {
-            this.name = name;
-        }
+        private Builder() {}
 
         /**
          * The bound on calls inside at once (default 25, in [1, 1,000,000]).
@@ -271,11 +272,12 @@ public final class BulkheadConfig {
          * @throws dev.levee.core.InvalidConfigException if a setting is out of bounds
          */
         public BulkheadConfig build() {
-            Validate.name("Bulkhead", name);
-            String policy = Validate.describe("Bulkhead", name);
+            String policy = POLICY;
             Validate.inRange(policy, "maxConcurrentCalls", maxConcurrentCalls, 1, MAX_CONCURRENT_CALLS_LIMIT);
+            Validate.notNull(policy, "maxWait", maxWait);
             Validate.nonNegative(policy, "maxWait", maxWait);
             Validate.check(maxWait.compareTo(MAX_WAIT_LIMIT) <= 0, policy, "maxWait", "<= " + MAX_WAIT_LIMIT, maxWait);
+            Validate.notNull(policy, "saturationWarning", saturationWarning);
             Validate.positive(policy, "saturationWarning", saturationWarning);
             Validate.notNull(policy, "ticker", ticker);
             Validate.notNull(policy, "scheduler", scheduler);

@@ -1,149 +1,19 @@
 package dev.levee.bulkhead;
 
-import dev.levee.core.MetricNames;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.Objects;
-import java.util.function.Consumer;
-import java.util.function.ToDoubleFunction;
-
 /**
- * Micrometer metrics for bulkheads. The only class of this module that touches Micrometer, an
- * optional dependency. Every meter is tagged {@value MetricNames#TAG_NAME} with the policy's name, and
- * reads the bulkhead's own counters when scraped, so binding adds nothing to the call path.
+ * A snapshot of a semaphore {@link Bulkhead}, returned by {@link Bulkhead#metrics()}. The figures are
+ * read one after the other without a lock, so under load they may not add up exactly.
  *
- * <table>
- *   <caption>Meters</caption>
- *   <tr><th>name</th><th>type</th><th>of</th><th>meaning</th></tr>
- *   <tr><td>{@code levee.bulkhead.active}</td><td>gauge</td><td>semaphore</td><td>calls inside</td></tr>
- *   <tr><td>{@code levee.bulkhead.waiting}</td><td>gauge</td><td>semaphore</td><td>threads waiting for a slot</td></tr>
- *   <tr><td>{@code levee.bulkhead.available}</td><td>gauge</td><td>semaphore</td><td>free slots</td></tr>
- *   <tr><td>{@code levee.bulkhead.limit}</td><td>gauge</td><td>semaphore</td><td>the bound in force</td></tr>
- *   <tr><td>{@code levee.bulkhead.rejections}</td><td>counter, tag {@code kind=bulkhead_full}</td><td>all</td>
- *       <td>calls refused</td></tr>
- *   <tr><td>{@code levee.bulkhead.threadpool.active}</td><td>gauge</td><td>thread pool</td><td>calls running</td></tr>
- *   <tr><td>{@code levee.bulkhead.threadpool.threads}</td><td>gauge</td><td>thread pool</td><td>worker threads alive</td></tr>
- *   <tr><td>{@code levee.bulkhead.threadpool.limit}</td><td>gauge</td><td>thread pool</td><td>maxThreads</td></tr>
- *   <tr><td>{@code levee.bulkhead.queue.depth}</td><td>gauge</td><td>thread pool</td><td>calls waiting for a worker</td></tr>
- *   <tr><td>{@code levee.bulkhead.queue.capacity}</td><td>gauge</td><td>thread pool</td><td>queue bound</td></tr>
- *   <tr><td>{@code levee.bulkhead.completed}</td><td>counter</td><td>thread pool</td><td>calls run to an end</td></tr>
- *   <tr><td>{@code levee.bulkhead.keys}</td><td>gauge</td><td>keyed</td><td>keys with a bulkhead</td></tr>
- *   <tr><td>{@code levee.bulkhead.draining}</td><td>gauge</td><td>keyed</td><td>evicted bulkheads still finishing calls</td></tr>
- *   <tr><td>{@code levee.bulkhead.evictions}</td><td>counter</td><td>keyed</td><td>keys evicted</td></tr>
- * </table>
- * A keyed bulkhead reports aggregates only (per-key meters would let key cardinality into the metrics
- * backend); a shuffle-sharded bulkhead reports each partition as a semaphore bulkhead plus its own
- * rejections.
- *
- * <pre>{@code
- * BulkheadMetrics.of(bulkhead).bindTo(meterRegistry);
- * }</pre>
+ * @param maxConcurrentCalls the bound in force
+ * @param active calls inside
+ * @param waiting callers waiting for a slot (threads and asynchronous waiters)
+ * @param available free slots
+ * @param rejected calls refused since creation
  */
-public final class BulkheadMetrics implements MeterBinder {
-    private static final String PATTERN = "bulkhead";
-    private final Consumer<MeterRegistry> binding;
+public record BulkheadMetrics(int maxConcurrentCalls, int active, int waiting, int available, long rejected) {
 
-    private BulkheadMetrics(Consumer<MeterRegistry> binding) {
-        this.binding = binding;
-    }
-
-    /**
-     * Metrics of a semaphore bulkhead.
-     *
-     * @param bulkhead the bulkhead
-     * @return the binder
-     */
-    public static BulkheadMetrics of(Bulkhead bulkhead) {
-        Objects.requireNonNull(bulkhead, "bulkhead");
-        return new BulkheadMetrics(registry -> bindSemaphore(registry, bulkhead));
-    }
-
-    /**
-     * Metrics of a thread-pool bulkhead.
-     *
-     * @param bulkhead the bulkhead
-     * @return the binder
-     */
-    public static BulkheadMetrics of(ThreadPoolBulkhead bulkhead) {
-        Objects.requireNonNull(bulkhead, "bulkhead");
-        return new BulkheadMetrics(registry -> {
-            String n = bulkhead.name();
-            gauge(registry, "threadpool.active", n, bulkhead, ThreadPoolBulkhead::activeCount);
-            gauge(registry, "threadpool.threads", n, bulkhead, ThreadPoolBulkhead::threadCount);
-            gauge(registry, "threadpool.limit", n, bulkhead, b -> b.config().maxThreads());
-            gauge(registry, "queue.depth", n, bulkhead, ThreadPoolBulkhead::queueDepth);
-            gauge(registry, "queue.capacity", n, bulkhead, b -> b.config().queueCapacity());
-            rejections(registry, n, bulkhead, ThreadPoolBulkhead::rejectedCount);
-            FunctionCounter.builder(MetricNames.name(PATTERN, "completed"), bulkhead, b -> b.completedCount())
-                    .tag(MetricNames.TAG_NAME, n)
-                    .description("calls run to an end")
-                    .register(registry);
-        });
-    }
-
-    /**
-     * Aggregate metrics of a keyed bulkhead.
-     *
-     * @param bulkhead the keyed bulkhead
-     * @return the binder
-     */
-    public static BulkheadMetrics of(KeyedBulkhead<?> bulkhead) {
-        Objects.requireNonNull(bulkhead, "bulkhead");
-        return new BulkheadMetrics(registry -> {
-            String n = bulkhead.name();
-            gauge(registry, "keys", n, bulkhead, KeyedBulkhead::size);
-            gauge(registry, "draining", n, bulkhead, KeyedBulkhead::drainingCount);
-            FunctionCounter.builder(MetricNames.name(PATTERN, "evictions"), bulkhead, b -> b.evictionCount())
-                    .tag(MetricNames.TAG_NAME, n)
-                    .description("keys evicted")
-                    .register(registry);
-        });
-    }
-
-    /**
-     * Metrics of a shuffle-sharded bulkhead: each partition, plus the shard rejections.
-     *
-     * @param bulkhead the sharded bulkhead
-     * @return the binder
-     */
-    public static BulkheadMetrics of(ShuffleShardedBulkhead bulkhead) {
-        Objects.requireNonNull(bulkhead, "bulkhead");
-        return new BulkheadMetrics(registry -> {
-            for (Bulkhead partition : bulkhead.partitions()) {
-                bindSemaphore(registry, partition);
-            }
-            rejections(registry, bulkhead.name(), bulkhead, ShuffleShardedBulkhead::rejectedCount);
-        });
-    }
-
-    @Override
-    public void bindTo(MeterRegistry registry) {
-        binding.accept(Objects.requireNonNull(registry, "registry"));
-    }
-
-    private static void bindSemaphore(MeterRegistry registry, Bulkhead bulkhead) {
-        String n = bulkhead.name();
-        gauge(registry, "active", n, bulkhead, Bulkhead::activeCount);
-        gauge(registry, "waiting", n, bulkhead, Bulkhead::waitingCount);
-        gauge(registry, "available", n, bulkhead, Bulkhead::availablePermits);
-        gauge(registry, "limit", n, bulkhead, Bulkhead::maxConcurrentCalls);
-        rejections(registry, n, bulkhead, Bulkhead::rejectedCount);
-    }
-
-    private static <T> void gauge(MeterRegistry registry, String what, String name, T source, ToDoubleFunction<T> fn) {
-        Gauge.builder(MetricNames.name(PATTERN, what), source, fn)
-                .tag(MetricNames.TAG_NAME, name)
-                .strongReference(true)
-                .register(registry);
-    }
-
-    private static <T> void rejections(MeterRegistry registry, String name, T source, ToDoubleFunction<T> fn) {
-        FunctionCounter.builder(MetricNames.name(PATTERN, "rejections"), source, fn)
-                .tag(MetricNames.TAG_NAME, name)
-                .tag(MetricNames.TAG_KIND, "bulkhead_full")
-                .description("calls refused because the bulkhead was full")
-                .register(registry);
+    /** @return {@code active / maxConcurrentCalls}: 0 idle, 1 full */
+    public double utilisation() {
+        return (double) active / maxConcurrentCalls;
     }
 }

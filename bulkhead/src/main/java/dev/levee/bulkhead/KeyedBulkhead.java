@@ -2,9 +2,9 @@ package dev.levee.bulkhead;
 
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.KeyedRegistry;
+import dev.levee.core.Validate;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Objects;
 import dev.levee.core.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * abusive traffic fills only its own slots.
  *
  * <p><b>Bounded.</b> Built on the core {@link KeyedRegistry}: at most
- * {@link KeyedBulkheadConfig#maxKeys()} bulkheads exist, idle ones are evicted after
+ * {@link KeyedBulkheadConfig#maxEntries()} bulkheads exist, idle ones are evicted after
  * {@link KeyedBulkheadConfig#idleTimeout()}, and the least recently used one goes first under space
  * pressure, so a caller minting keys cannot exhaust memory. A key's bulkhead is found without a lock
  * or an allocation once it exists.
@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * {@link #forKey} past an eviction refuses with a {@link dev.levee.core.BulkheadFullException} saying
  * so: look keys up per call. One gap remains: the registry removes an
  * entry just before it reports the eviction, so a call for that key arriving in those few instructions
- * gets a fresh bulkhead. Size {@code maxKeys} above the number of keys active within a call's latency
+ * gets a fresh bulkhead. Size {@code maxEntries} above the number of keys active within a call's latency
  * and this does not happen in practice.
  *
  * <p>Thread-safe.
@@ -40,6 +40,7 @@ import java.util.function.Supplier;
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
 public final class KeyedBulkhead<K> {
+    private final String name;
     private final KeyedBulkheadConfig config;
     private final KeyedRegistry<K, Bulkhead> registry;
     /** Evicted bulkheads that still had calls inside, by key. Bounded by the number of calls in flight. */
@@ -48,10 +49,11 @@ public final class KeyedBulkhead<K> {
     private final LongAdder retiredRejections = new LongAdder();
     private final LongAdder reinstated = new LongAdder();
 
-    private KeyedBulkhead(KeyedBulkheadConfig config) {
-        this.config = config;
-        this.registry = KeyedRegistry.builder(config.name())
-                .maxEntries(config.maxKeys())
+    private KeyedBulkhead(String name, KeyedBulkheadConfig config) {
+        this.name = Validate.name("KeyedBulkhead", name);
+        this.config = Validate.notNull(Validate.describe("KeyedBulkhead", name), "config", config);
+        this.registry = KeyedRegistry.builder(name)
+                .maxEntries(config.maxEntries())
                 .idleTimeout(config.idleTimeout())
                 .ticker(config.perKey().ticker())
                 .onEviction(this::onEvicted)
@@ -59,14 +61,27 @@ public final class KeyedBulkhead<K> {
     }
 
     /**
-     * A keyed bulkhead.
+     * A keyed bulkhead; each key's bulkhead is named {@code name[key]}.
      *
+     * @param name the name, not blank
      * @param config the configuration
      * @param <K> the key type
      * @return the keyed bulkhead
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
-    public static <K> KeyedBulkhead<K> of(KeyedBulkheadConfig config) {
-        return new KeyedBulkhead<>(Objects.requireNonNull(config, "config"));
+    public static <K> KeyedBulkhead<K> of(String name, KeyedBulkheadConfig config) {
+        return new KeyedBulkhead<>(name, config);
+    }
+
+    /**
+     * A keyed bulkhead with the default configuration ({@link KeyedBulkheadConfig#defaults()}).
+     *
+     * @param name the name, not blank
+     * @param <K> the key type
+     * @return the keyed bulkhead
+     */
+    public static <K> KeyedBulkhead<K> ofDefaults(String name) {
+        return new KeyedBulkhead<>(name, KeyedBulkheadConfig.defaults());
     }
 
     private Bulkhead create(K key) {
@@ -76,7 +91,7 @@ public final class KeyedBulkhead<K> {
             return previous;
         }
         dropDrained();
-        return Bulkhead.of(config.perKey().withName(config.name() + "[" + key + "]"));
+        return Bulkhead.of(name + "[" + key + "]", config.perKey());
     }
 
     @SuppressWarnings("unchecked")
@@ -182,10 +197,10 @@ public final class KeyedBulkhead<K> {
 
     /** @return the keyed bulkhead's name */
     public String name() {
-        return config.name();
+        return name;
     }
 
-    /** @return keys with a bulkhead right now, at most {@link KeyedBulkheadConfig#maxKeys()} */
+    /** @return keys with a bulkhead right now, at most {@link KeyedBulkheadConfig#maxEntries()} */
     public int size() {
         return registry.size();
     }
@@ -223,6 +238,6 @@ public final class KeyedBulkhead<K> {
 
     @Override
     public String toString() {
-        return "KeyedBulkhead[" + config.name() + ", keys=" + size() + "/" + config.maxKeys() + "]";
+        return "KeyedBulkhead[" + name + ", keys=" + size() + "/" + config.maxEntries() + "]";
     }
 }

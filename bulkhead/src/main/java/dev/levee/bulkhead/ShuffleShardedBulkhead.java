@@ -52,7 +52,7 @@ public final class ShuffleShardedBulkhead {
         ShuffleSharding sharding = ShuffleSharding.of(partitions, shardSize, seed);
         Bulkhead[] bulkheads = new Bulkhead[partitions];
         for (int i = 0; i < partitions; i++) {
-            bulkheads[i] = Bulkhead.of(perPartition.withName(name + "-" + i));
+            bulkheads[i] = Bulkhead.of(name + "-" + i, perPartition);
         }
         return new ShuffleShardedBulkhead(name, sharding, bulkheads);
     }

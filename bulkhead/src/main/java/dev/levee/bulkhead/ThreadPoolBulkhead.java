@@ -102,13 +102,15 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     /** Set when the grace period is over: a task reaching a worker after this does not start. */
     private volatile boolean aborting;
 
-    private ThreadPoolBulkhead(ThreadPoolBulkheadConfig config) {
-        this.config = config;
-        this.name = config.name();
+    private ThreadPoolBulkhead(String name, ThreadPoolBulkheadConfig config) {
+        this.name = dev.levee.core.Validate.name("ThreadPoolBulkhead", name);
+        this.config = dev.levee.core.Validate.notNull(dev.levee.core.Validate.describe("ThreadPoolBulkhead", name),
+                "config", config);
         this.propagators = config.propagators();
+        String prefix = config.threadNamePrefix() != null ? config.threadNamePrefix() : "levee-bulkhead-" + name + "-";
         if (config.virtualThreads()) {
             this.pool = null;
-            this.executor = VirtualThreads.threadPerTaskExecutor(config.threadNamePrefix());
+            this.executor = VirtualThreads.threadPerTaskExecutor(prefix);
             this.running = new Semaphore(config.maxThreads(), true);
             this.virtualCapacity = config.maxThreads() + config.queueCapacity();
         } else {
@@ -116,7 +118,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
                     ? new SynchronousQueue<>()
                     : new ArrayBlockingQueue<>(config.queueCapacity());
             this.pool = new ThreadPoolExecutor(config.coreThreads(), config.maxThreads(),
-                    config.keepAlive().toNanos(), TimeUnit.NANOSECONDS, queue, daemonThreads(config.threadNamePrefix()),
+                    config.keepAlive().toNanos(), TimeUnit.NANOSECONDS, queue, daemonThreads(prefix),
                     new ThreadPoolExecutor.AbortPolicy());
             // Idle core threads end after keepAlive too: a bulkhead that is idle (or never closed) holds
             // no thread; the next call starts one again.
@@ -130,11 +132,23 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     /**
      * A thread-pool bulkhead with the given configuration. It owns threads: close it.
      *
-     * @param config the configuration
+     * @param name the name, used in rejections, events, metrics and the worker threads' names
+     * @param config the configuration, shareable
+     * @return the bulkhead
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
+     */
+    public static ThreadPoolBulkhead of(String name, ThreadPoolBulkheadConfig config) {
+        return new ThreadPoolBulkhead(name, config);
+    }
+
+    /**
+     * A thread-pool bulkhead with the default configuration ({@link ThreadPoolBulkheadConfig#defaults()}).
+     *
+     * @param name the name
      * @return the bulkhead
      */
-    public static ThreadPoolBulkhead of(ThreadPoolBulkheadConfig config) {
-        return new ThreadPoolBulkhead(java.util.Objects.requireNonNull(config, "config"));
+    public static ThreadPoolBulkhead ofDefaults(String name) {
+        return new ThreadPoolBulkhead(name, ThreadPoolBulkheadConfig.defaults());
     }
 
     private static ThreadFactory daemonThreads(String prefix) {
@@ -277,8 +291,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             LOG.debug("ThreadPoolBulkhead '{}' rejected a call: {}", name, why);
         }
         if (!listeners.isEmpty()) {
-            listeners.publish(new BulkheadEvent(name, config.ticker().read(), BulkheadEvent.Kind.REJECTED,
-                    active.get(), config.maxThreads()));
+            listeners.publish(new BulkheadEvent.Rejected(name, config.ticker().read(), active.get(), config.maxThreads()));
         }
         return new BulkheadFullException(name, "ThreadPoolBulkhead '" + name + "' is " + why, 0L);
     }
@@ -326,8 +339,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             LOG.info("ThreadPoolBulkhead '{}' closed", name);
         }
         if (first && !listeners.isEmpty()) {
-            listeners.publish(new BulkheadEvent(name, config.ticker().read(), BulkheadEvent.Kind.CLOSED,
-                    active.get(), config.maxThreads()));
+            listeners.publish(new BulkheadEvent.Closed(name, config.ticker().read(), active.get(), config.maxThreads()));
         }
         return finished;
     }
@@ -399,6 +411,12 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     /** @return calls that ran to completion (normally or by throwing) since creation */
     public long completedCount() {
         return completed.sum();
+    }
+
+    /** @return a snapshot of this bulkhead's figures */
+    public ThreadPoolBulkheadMetrics metrics() {
+        return new ThreadPoolBulkheadMetrics(config.maxThreads(), activeCount(), threadCount(), queueDepth(),
+                config.queueCapacity(), rejectedCount(), completedCount());
     }
 
     /**

@@ -9,7 +9,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The immutable configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder(String)}.
+ * The immutable, nameless configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder()}.
  *
  * <table>
  *   <caption>Settings</caption>
@@ -41,24 +41,30 @@ import org.jspecify.annotations.Nullable;
  * {@code queue = acceptable wait × rate}.
  */
 public final class ThreadPoolBulkheadConfig {
+    /** Default queue: 100 accepted calls waiting for a thread (bounded, never unbounded). */
+    public static final int DEFAULT_QUEUE_CAPACITY = 100;
+    /** Default idle time before a worker thread ends: 60 s. */
+    public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(60);
+    /** Default time {@code close()} lets accepted work finish: 10 s. */
+    public static final Duration DEFAULT_CLOSE_GRACE_PERIOD = Duration.ofSeconds(10);
     /** The largest {@code maxThreads} accepted. */
     public static final int MAX_THREADS_LIMIT = 10_000;
     /** The largest {@code queueCapacity} accepted. */
     public static final int MAX_QUEUE_LIMIT = 1_000_000;
 
-    private final String name;
+    private static final String POLICY = "ThreadPoolBulkhead";
+
     private final int maxThreads;
     private final int coreThreads;
     private final int queueCapacity;
     private final Duration keepAlive;
     private final Duration closeGracePeriod;
-    private final String threadNamePrefix;
+    private final @Nullable String threadNamePrefix;
     private final boolean virtualThreads;
     private final List<ContextPropagator<?>> propagators;
     private final Ticker ticker;
 
-    private ThreadPoolBulkheadConfig(Builder b, int coreThreads, String prefix) {
-        this.name = b.name;
+    private ThreadPoolBulkheadConfig(Builder b, int coreThreads, @Nullable String prefix) {
         this.maxThreads = b.maxThreads;
         this.coreThreads = coreThreads;
         this.queueCapacity = b.queueCapacity;
@@ -71,18 +77,35 @@ public final class ThreadPoolBulkheadConfig {
     }
 
     /**
-     * Starts a configuration.
+     * Starts a configuration with the defaults.
      *
-     * @param name the bulkhead's name
-     * @return a builder with the defaults
+     * @return a builder
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** @return the name */
-    public String name() {
-        return name;
+    /**
+     * The default configuration (as many threads as processors, a queue of 100). Not cached: the
+     * default thread count is read when it is called.
+     *
+     * @return a default configuration
+     */
+    public static ThreadPoolBulkheadConfig defaults() {
+        return new Builder().build();
+    }
+
+    /**
+     * A builder holding this configuration's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder().maxThreads(maxThreads).coreThreads(coreThreads).queueCapacity(queueCapacity)
+                .keepAlive(keepAlive).closeGracePeriod(closeGracePeriod).virtualThreads(virtualThreads)
+                .propagators(propagators).ticker(ticker);
+        b.threadNamePrefix = threadNamePrefix;
+        return b;
     }
 
     /** @return the bound on running tasks */
@@ -110,8 +133,8 @@ public final class ThreadPoolBulkheadConfig {
         return closeGracePeriod;
     }
 
-    /** @return the worker name prefix */
-    public String threadNamePrefix() {
+    /** @return the worker name prefix, or null for the default {@code levee-bulkhead-<name>-} */
+    public @Nullable String threadNamePrefix() {
         return threadNamePrefix;
     }
 
@@ -132,27 +155,24 @@ public final class ThreadPoolBulkheadConfig {
 
     @Override
     public String toString() {
-        return "ThreadPoolBulkheadConfig[name=" + name + ", maxThreads=" + maxThreads + ", coreThreads=" + coreThreads
+        return "ThreadPoolBulkheadConfig[maxThreads=" + maxThreads + ", coreThreads=" + coreThreads
                 + ", queueCapacity=" + queueCapacity + ", keepAlive=" + keepAlive + ", virtualThreads="
                 + virtualThreads + "]";
     }
 
     /** Builds a {@link ThreadPoolBulkheadConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private final String name;
         private int maxThreads = Runtime.getRuntime().availableProcessors();
         private @Nullable Integer coreThreads;
-        private int queueCapacity = 100;
-        private Duration keepAlive = Duration.ofSeconds(60);
-        private Duration closeGracePeriod = Duration.ofSeconds(10);
+        private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+        private Duration keepAlive = DEFAULT_KEEP_ALIVE;
+        private Duration closeGracePeriod = DEFAULT_CLOSE_GRACE_PERIOD;
         private @Nullable String threadNamePrefix;
         private boolean virtualThreads;
         private List<? extends ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
 
-        private Builder(String name) {
-            this.name = name;
-        }
+        private Builder() {}
 
         /**
          * Tasks running at once (default: available processors; [1, 10,000]).
@@ -260,17 +280,18 @@ public final class ThreadPoolBulkheadConfig {
          * @throws dev.levee.core.InvalidConfigException if a setting is out of bounds
          */
         public ThreadPoolBulkheadConfig build() {
-            Validate.name("ThreadPoolBulkhead", name);
-            String policy = Validate.describe("ThreadPoolBulkhead", name);
+            String policy = POLICY;
             Validate.inRange(policy, "maxThreads", maxThreads, 1, MAX_THREADS_LIMIT);
             int core = coreThreads == null ? maxThreads : coreThreads;
             Validate.check(core >= 1 && core <= maxThreads, policy, "coreThreads",
                     "in [1, maxThreads (" + maxThreads + ")]", core);
             Validate.inRange(policy, "queueCapacity", queueCapacity, 0, MAX_QUEUE_LIMIT);
             Validate.positive(policy, "keepAlive", keepAlive);
+            Validate.notNull(policy, "closeGracePeriod", closeGracePeriod);
             Validate.nonNegative(policy, "closeGracePeriod", closeGracePeriod);
-            String prefix = threadNamePrefix == null ? "levee-bulkhead-" + name + "-" : threadNamePrefix;
-            Validate.check(!prefix.isBlank(), policy, "threadNamePrefix", "a non-blank string", "'" + prefix + "'");
+            String prefix = threadNamePrefix;
+            Validate.check(prefix == null || !prefix.isBlank(), policy, "threadNamePrefix", "a non-blank string",
+                    "'" + prefix + "'");
             Validate.check(!virtualThreads || VirtualThreads.supported(), policy, "virtualThreads",
                     "false on a JDK without virtual threads (JDK 21+; this is " + Runtime.version() + ")", true);
             Validate.notNull(policy, "propagators", propagators);

@@ -13,7 +13,7 @@ class BulkheadConfigTest {
 
     @Test
     void defaultsAreFailFastAt25() {
-        BulkheadConfig c = BulkheadConfig.builder("b").build();
+        BulkheadConfig c = BulkheadConfig.builder().build();
         assertThat(c.maxConcurrentCalls()).isEqualTo(25);
         assertThat(c.maxWait()).isEqualTo(Duration.ZERO);
         assertThat(c.fair()).isFalse();
@@ -22,59 +22,75 @@ class BulkheadConfigTest {
     }
 
     @Test
-    void nameMustNotBeBlank() {
-        assertThatThrownBy(() -> BulkheadConfig.builder(" ").build())
+    void theNameGoesToTheBulkheadAndMustNotBeBlankNorTheConfigNull() {
+        assertThatThrownBy(() -> Bulkhead.of(" ", BulkheadConfig.defaults()))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("name");
+        assertThatThrownBy(() -> Bulkhead.of("b", (BulkheadConfig) null))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Bulkhead 'b': config must be set (not null) but was null");
+        assertThat(Bulkhead.ofDefaults("b").config()).isSameAs(BulkheadConfig.defaults());
+        assertThat(Bulkhead.ofDefaults("b").name()).isEqualTo("b");
+    }
+
+    @Test
+    void nullFieldsAreConfigErrorsNamingThePolicy() {
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxWait(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessage("Bulkhead: maxWait must be set (not null) but was null");
+        assertThatThrownBy(() -> BulkheadConfig.builder().scheduler(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> BulkheadConfig.builder().asyncExecutor(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("asyncExecutor");
     }
 
     @Test
     void maxConcurrentCallsBounds() {
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").maxConcurrentCalls(0).build())
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxConcurrentCalls(0).build())
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessage("Bulkhead 'b': maxConcurrentCalls must be in [1, 1000000] but was 0");
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").maxConcurrentCalls(1_000_001).build())
+                .hasMessage("Bulkhead: maxConcurrentCalls must be in [1, 1000000] but was 0");
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxConcurrentCalls(1_000_001).build())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("maxConcurrentCalls");
-        assertThat(BulkheadConfig.builder("b").maxConcurrentCalls(1).build().maxConcurrentCalls()).isEqualTo(1);
+        assertThat(BulkheadConfig.builder().maxConcurrentCalls(1).build().maxConcurrentCalls()).isEqualTo(1);
     }
 
     @Test
     void maxWaitBounds() {
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").maxWait(Duration.ofNanos(-1)).build())
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxWait(Duration.ofNanos(-1)).build())
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessage("Bulkhead 'b': maxWait must be >= 0 but was PT-0.000000001S");
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").maxWait(Duration.ofHours(2)).build())
+                .hasMessage("Bulkhead: maxWait must be >= 0 but was PT-0.000000001S");
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxWait(Duration.ofHours(2)).build())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("maxWait must be <= PT1H");
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").maxWait(null).build())
+        assertThatThrownBy(() -> BulkheadConfig.builder().maxWait(null).build())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("maxWait");
-        assertThat(BulkheadConfig.builder("b").maxWait(Duration.ofHours(1)).build().maxWaitNanos())
+        assertThat(BulkheadConfig.builder().maxWait(Duration.ofHours(1)).build().maxWaitNanos())
                 .isEqualTo(Duration.ofHours(1).toNanos());
     }
 
     @Test
     void saturationWarningBounds() {
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").saturationWarning(Duration.ZERO).build())
+        assertThatThrownBy(() -> BulkheadConfig.builder().saturationWarning(Duration.ZERO).build())
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessage("Bulkhead 'b': saturationWarning must be > 0 but was PT0S");
+                .hasMessage("Bulkhead: saturationWarning must be > 0 but was PT0S");
     }
 
     @Test
     void tickerMustBeSet() {
-        assertThatThrownBy(() -> BulkheadConfig.builder("b").ticker(null).build())
+        assertThatThrownBy(() -> BulkheadConfig.builder().ticker(null).build())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("ticker");
     }
 
     @Test
-    void withNameAndToBuilderKeepEverythingElse() {
+    void toBuilderKeepsEverythingAndDefaultsAreShared() {
         ManualTicker ticker = new ManualTicker();
-        BulkheadConfig c = BulkheadConfig.builder("a").maxConcurrentCalls(3).maxWait(Duration.ofMillis(5))
+        BulkheadConfig c = BulkheadConfig.builder().maxConcurrentCalls(3).maxWait(Duration.ofMillis(5))
                 .fair(true).saturationWarning(Duration.ofSeconds(1)).ticker(ticker).build();
-        BulkheadConfig renamed = c.withName("z");
-        assertThat(renamed.name()).isEqualTo("z");
+        BulkheadConfig renamed = c.toBuilder().build();
+        assertThat(BulkheadConfig.defaults()).isSameAs(BulkheadConfig.defaults());
+        assertThat(BulkheadConfig.defaults().maxConcurrentCalls()).isEqualTo(25);
         assertThat(renamed.maxConcurrentCalls()).isEqualTo(3);
         assertThat(renamed.maxWait()).isEqualTo(Duration.ofMillis(5));
         assertThat(renamed.fair()).isTrue();

@@ -50,7 +50,7 @@ class BulkheadIssue12Test {
     }
 
     private Bulkhead waitingBulkhead() {
-        return Bulkhead.of(BulkheadConfig.builder("async").maxConcurrentCalls(1).maxWait(Duration.ofSeconds(1))
+        return Bulkhead.of("async", BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofSeconds(1))
                 .ticker(ticker).scheduler(scheduler).asyncExecutor(recording).build());
     }
 
@@ -105,7 +105,7 @@ class BulkheadIssue12Test {
     @Test
     void aPipelineWaitsAsynchronouslyInTheBulkheadToo() throws Exception {
         Bulkhead bulkhead = waitingBulkhead();
-        Bulkhead outer = Bulkhead.of(BulkheadConfig.builder("outer").maxConcurrentCalls(5).ticker(ticker).build());
+        Bulkhead outer = Bulkhead.of("outer", BulkheadConfig.builder().maxConcurrentCalls(5).ticker(ticker).build());
         assertThat(bulkhead.tryAcquire()).isTrue();
         Pipeline pipeline = Pipeline.of(outer, bulkhead);
 
@@ -124,7 +124,7 @@ class BulkheadIssue12Test {
     @Test
     void aPipelineWhoseInnerWaitExpiresReleasesTheOuterGate() {
         Bulkhead bulkhead = waitingBulkhead();
-        Bulkhead outer = Bulkhead.of(BulkheadConfig.builder("outer").maxConcurrentCalls(5).ticker(ticker).build());
+        Bulkhead outer = Bulkhead.of("outer", BulkheadConfig.builder().maxConcurrentCalls(5).ticker(ticker).build());
         assertThat(bulkhead.tryAcquire()).isTrue();
 
         CompletableFuture<String> stage = Pipeline.of(outer, bulkhead)
@@ -138,8 +138,8 @@ class BulkheadIssue12Test {
 
     @Test
     void aBulkheadHeldAcrossAnEvictionCannotAdmitBesideTheKeysFreshOne() {
-        BulkheadConfig perKey = BulkheadConfig.builder("tenant").maxConcurrentCalls(1).ticker(ticker).build();
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("tenants", perKey).maxKeys(1)
+        BulkheadConfig perKey = BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build();
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("tenants", KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(1)
                 .build());
         Bulkhead held = keyed.forKey("a"); // a caller looked the key up...
         keyed.forKey("b");                // ...then "a" was evicted, idle, to make room
@@ -158,8 +158,8 @@ class BulkheadIssue12Test {
 
     @Test
     void keyedExecuteLooksTheKeyUpAgainWhenItsBulkheadWasRetired() throws Exception {
-        BulkheadConfig perKey = BulkheadConfig.builder("tenant").maxConcurrentCalls(1).ticker(ticker).build();
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("tenants", perKey).maxKeys(1)
+        BulkheadConfig perKey = BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build();
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("tenants", KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(1)
                 .build());
         for (int i = 0; i < 100; i++) {
             assertThat(keyed.execute(i % 2 == 0 ? "a" : "b", () -> "ok")).isEqualTo("ok");
@@ -170,7 +170,7 @@ class BulkheadIssue12Test {
 
     @Test
     void aSecondReleaseIsReportedAndNeverMovesTheCountBelowZero() throws Exception {
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("twice").maxConcurrentCalls(1).ticker(ticker).build());
+        Bulkhead bulkhead = Bulkhead.of("twice", BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build());
         assertThat(bulkhead.tryAcquire()).isTrue();
         bulkhead.onSuccess(0);
         assertThatThrownBy(() -> bulkhead.onSuccess(0)).isInstanceOf(IllegalStateException.class)

@@ -19,8 +19,8 @@ class BulkheadMetricsTest {
 
     @Test
     void semaphoreGaugesAndRejectionCounter() {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("db").maxConcurrentCalls(2).ticker(new ManualTicker()).build());
-        BulkheadMetrics.of(b).bindTo(registry);
+        Bulkhead b = Bulkhead.of("db", BulkheadConfig.builder().maxConcurrentCalls(2).ticker(new ManualTicker()).build());
+        new BulkheadMetricsBinder(b).bindTo(registry);
         b.tryAcquire();
         b.tryAcquire();
         b.tryAcquire();
@@ -28,18 +28,20 @@ class BulkheadMetricsTest {
         assertThat(gauge("levee.bulkhead.available", "db")).isZero();
         assertThat(gauge("levee.bulkhead.waiting", "db")).isZero();
         assertThat(gauge("levee.bulkhead.limit", "db")).isEqualTo(2);
-        assertThat(registry.get("levee.bulkhead.rejections").tag("name", "db").tag("kind", "bulkhead_full")
+        assertThat(registry.get("levee.bulkhead.rejected").tag("name", "db").tag("kind", "bulkhead_full")
                 .functionCounter().count()).isEqualTo(1);
+        assertThat(b.metrics()).isEqualTo(new BulkheadMetrics(2, 2, 0, 0, 1));
         b.onSuccess(0);
         assertThat(gauge("levee.bulkhead.available", "db")).isEqualTo(1);
+        assertThat(b.metrics().utilisation()).isEqualTo(0.5);
     }
 
     @Test
     void threadPoolGaugesIncludingQueueDepth() throws Exception {
-        ThreadPoolBulkhead b = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("io").maxThreads(1)
+        ThreadPoolBulkhead b = ThreadPoolBulkhead.of("io", ThreadPoolBulkheadConfig.builder().maxThreads(1)
                 .queueCapacity(2).build());
         try {
-            BulkheadMetrics.of(b).bindTo(registry);
+            BulkheadMetricsBinder.forThreadPools(b).bindTo(registry);
             CountDownLatch release = new CountDownLatch(1);
             CompletableFuture<Object> running = b.submit(() -> {
                 release.await();
@@ -54,7 +56,7 @@ class BulkheadMetricsTest {
             assertThat(gauge("levee.bulkhead.queue.capacity", "io")).isEqualTo(2);
             assertThat(gauge("levee.bulkhead.threadpool.limit", "io")).isEqualTo(1);
             assertThat(gauge("levee.bulkhead.threadpool.threads", "io")).isEqualTo(1);
-            assertThat(registry.get("levee.bulkhead.rejections").tag("name", "io").functionCounter().count())
+            assertThat(registry.get("levee.bulkhead.rejected").tag("name", "io").functionCounter().count())
                     .isEqualTo(1);
             release.countDown();
             running.join();
@@ -69,9 +71,9 @@ class BulkheadMetricsTest {
     @Test
     void keyedAndShardedBulkheads() {
         ManualTicker ticker = new ManualTicker();
-        BulkheadConfig per = BulkheadConfig.builder("t").maxConcurrentCalls(1).ticker(ticker).build();
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("tenants", per).maxKeys(2).build());
-        BulkheadMetrics.of(keyed).bindTo(registry);
+        BulkheadConfig per = BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build();
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("tenants", KeyedBulkheadConfig.builder().perKey(per).maxEntries(2).build());
+        BulkheadMetricsBinder.forKeyed(keyed).bindTo(registry);
         keyed.execute("a", () -> null);
         keyed.execute("b", () -> null);
         keyed.execute("c", () -> null);
@@ -81,8 +83,8 @@ class BulkheadMetricsTest {
                 .isEqualTo(1);
 
         ShuffleShardedBulkhead sharded = ShuffleShardedBulkhead.of("shards", per, 4, 2, 1L);
-        BulkheadMetrics.of(sharded).bindTo(registry);
+        BulkheadMetricsBinder.forShuffleSharded(sharded).bindTo(registry);
         assertThat(gauge("levee.bulkhead.limit", "shards-3")).isEqualTo(1);
-        assertThat(registry.get("levee.bulkhead.rejections").tag("name", "shards").functionCounter().count()).isZero();
+        assertThat(registry.get("levee.bulkhead.rejected").tag("name", "shards").functionCounter().count()).isZero();
     }
 }

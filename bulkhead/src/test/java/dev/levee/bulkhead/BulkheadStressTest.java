@@ -96,7 +96,7 @@ class BulkheadStressTest {
     @Test
     void waitingCallersUnderContentionKeepTheBoundAndEveryPermit() throws InterruptedException {
         int calls = 5_000;
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("stress-wait").maxConcurrentCalls(4)
+        Bulkhead b = Bulkhead.of("stress-wait", BulkheadConfig.builder().maxConcurrentCalls(4)
                 .maxWait(Duration.ofSeconds(30)).build());
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxSeen = new AtomicInteger();
@@ -126,7 +126,7 @@ class BulkheadStressTest {
     @Test
     void fairWaitingUnderContentionKeepsTheBound() throws InterruptedException {
         int calls = 2_000;
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("stress-fair").maxConcurrentCalls(3).fair(true)
+        Bulkhead b = Bulkhead.of("stress-fair", BulkheadConfig.builder().maxConcurrentCalls(3).fair(true)
                 .maxWait(Duration.ofSeconds(30)).build());
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxSeen = new AtomicInteger();
@@ -153,7 +153,7 @@ class BulkheadStressTest {
     @Test
     void resizingWhileHammeredNeverExceedsTheLargestLimit() throws InterruptedException {
         int calls = 20_000;
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("stress-resize").maxConcurrentCalls(2)
+        Bulkhead b = Bulkhead.of("stress-resize", BulkheadConfig.builder().maxConcurrentCalls(2)
                 .maxWait(Duration.ofSeconds(30)).build());
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxSeen = new AtomicInteger();

@@ -23,7 +23,7 @@ class BulkheadTest {
     private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
 
     private Bulkhead bulkhead(int max) {
-        return Bulkhead.of(BulkheadConfig.builder("db").maxConcurrentCalls(max).ticker(ticker).build());
+        return Bulkhead.of("db", BulkheadConfig.builder().maxConcurrentCalls(max).ticker(ticker).build());
     }
 
     @Test
@@ -144,7 +144,7 @@ class BulkheadTest {
         assertThat(b.tryAcquire()).isTrue();
         assertThat(b.tryAcquire()).isTrue();
         assertThat(b.tryAcquire()).isFalse();
-        assertThat(events).extracting(BulkheadEvent::kind).contains(BulkheadEvent.Kind.RESIZED);
+        assertThat(events).hasAtLeastOneElementOfType(BulkheadEvent.Resized.class);
         assertThatThrownBy(() -> b.resize(0)).isInstanceOf(InvalidConfigException.class)
                 .hasMessage("Bulkhead 'db': maxConcurrentCalls must be in [1, 1000000] but was 0");
     }
@@ -156,8 +156,7 @@ class BulkheadTest {
         var subscription = b.onEvent(events::add);
         b.tryAcquire();
         b.tryAcquire();
-        assertThat(events).singleElement().satisfies(e -> {
-            assertThat(e.kind()).isEqualTo(BulkheadEvent.Kind.REJECTED);
+        assertThat(events).singleElement().isInstanceOfSatisfying(BulkheadEvent.Rejected.class, e -> {
             assertThat(e.policyName()).isEqualTo("db");
             assertThat(e.tickerNanos()).isEqualTo(ticker.read());
             assertThat(e.active()).isEqualTo(1);
@@ -170,11 +169,11 @@ class BulkheadTest {
 
     @Test
     void warnsOncePerEpisodeWhenSaturatedLongerThanConfigured() {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("db").maxConcurrentCalls(1)
+        Bulkhead b = Bulkhead.of("db", BulkheadConfig.builder().maxConcurrentCalls(1)
                 .saturationWarning(Duration.ofSeconds(5)).ticker(ticker).build());
         List<BulkheadEvent> saturated = new ArrayList<>();
         b.onEvent(e -> {
-            if (e.kind() == BulkheadEvent.Kind.SATURATED) {
+            if (e instanceof BulkheadEvent.Saturated) {
                 saturated.add(e);
             }
         });
@@ -202,9 +201,9 @@ class BulkheadTest {
 
     @Test
     void aWaiterIsAdmittedWhenTheSlotFreesInFairAndUnfairMode() throws Exception {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("fair").maxConcurrentCalls(1).fair(true)
+        Bulkhead b = Bulkhead.of("fair", BulkheadConfig.builder().maxConcurrentCalls(1).fair(true)
                 .maxWait(Duration.ofMinutes(1)).build());
-        Bulkhead unfair = Bulkhead.of(BulkheadConfig.builder("unfair").maxConcurrentCalls(1)
+        Bulkhead unfair = Bulkhead.of("unfair", BulkheadConfig.builder().maxConcurrentCalls(1)
                 .maxWait(Duration.ofMinutes(1)).build());
         for (Bulkhead x : List.of(b, unfair)) {
             assertThat(x.tryAcquire()).isTrue();
@@ -224,7 +223,7 @@ class BulkheadTest {
 
     @Test
     void fairModeRefusesAFreeSlotToNewArrivalsWhileSomeoneWaits() throws Exception {
-        Bulkhead fair = Bulkhead.of(BulkheadConfig.builder("fair").maxConcurrentCalls(2).fair(true)
+        Bulkhead fair = Bulkhead.of("fair", BulkheadConfig.builder().maxConcurrentCalls(2).fair(true)
                 .ticker(ticker).build());
         Bulkhead unfair = bulkhead(2);
         // White-box: pretend a waiter is queued while a slot is free, the moment fairness is about.
@@ -254,7 +253,7 @@ class BulkheadTest {
     @Test
     void registryCreatesOneBulkheadPerName() {
         PolicyRegistry<BulkheadConfig, Bulkhead> registry =
-                Bulkhead.registry(BulkheadConfig.builder("default").maxConcurrentCalls(7).build());
+                Bulkhead.registry(BulkheadConfig.builder().maxConcurrentCalls(7).build());
         Bulkhead a = registry.get("a");
         assertThat(a.name()).isEqualTo("a");
         assertThat(a.maxConcurrentCalls()).isEqualTo(7);

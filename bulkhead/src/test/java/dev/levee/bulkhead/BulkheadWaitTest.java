@@ -28,7 +28,7 @@ class BulkheadWaitTest {
     }
 
     private Bulkhead fullBulkhead(Duration maxWait) {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("w").maxConcurrentCalls(1).maxWait(maxWait).ticker(ticker).build());
+        Bulkhead b = Bulkhead.of("w", BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(maxWait).ticker(ticker).build());
         assertThat(b.tryAcquire()).isTrue();
         return b;
     }
@@ -135,7 +135,7 @@ class BulkheadWaitTest {
 
     @Test
     void aFreeSlotIsTakenEvenByAnInterruptedThread() {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("w").maxConcurrentCalls(1).maxWait(Duration.ofHours(1))
+        Bulkhead b = Bulkhead.of("w", BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofHours(1))
                 .ticker(ticker).build());
         Thread.currentThread().interrupt();
         b.acquire(ticker.read());
@@ -145,7 +145,7 @@ class BulkheadWaitTest {
 
     @Test
     void realTimeWaitEndsWithARejection() {
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("real").maxConcurrentCalls(1)
+        Bulkhead b = Bulkhead.of("real", BulkheadConfig.builder().maxConcurrentCalls(1)
                 .maxWait(Duration.ofMillis(20)).build());
         assertThat(b.tryAcquire()).isTrue();
         assertThatThrownBy(() -> b.execute(() -> "never")).isInstanceOf(BulkheadFullException.class);

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 class KeyedBulkheadTest {
     private final ManualTicker ticker = new ManualTicker();
-    private final BulkheadConfig perKey = BulkheadConfig.builder("tenant").maxConcurrentCalls(2).ticker(ticker).build();
+    private final BulkheadConfig perKey = BulkheadConfig.builder().maxConcurrentCalls(2).ticker(ticker).build();
 
     @Test
     void eachKeyHasItsOwnSlots() {
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("tenants", perKey).build());
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("tenants", KeyedBulkheadConfig.builder().perKey(perKey).build());
         Bulkhead a = keyed.forKey("a");
         assertThat(a.tryAcquire()).isTrue();
         assertThat(a.tryAcquire()).isTrue();
@@ -34,7 +34,7 @@ class KeyedBulkheadTest {
 
     @Test
     void theNumberOfKeysIsBounded() {
-        KeyedBulkhead<Integer> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("k", perKey).maxKeys(10).build());
+        KeyedBulkhead<Integer> keyed = KeyedBulkhead.of("k", KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(10).build());
         for (int i = 0; i < 1_000; i++) {
             keyed.execute(i, () -> null);
             assertThat(keyed.size()).isLessThanOrEqualTo(10);
@@ -44,7 +44,7 @@ class KeyedBulkheadTest {
 
     @Test
     void idleKeysAreEvicted() {
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("k", perKey)
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("k", KeyedBulkheadConfig.builder().perKey(perKey)
                 .idleTimeout(Duration.ofMinutes(1)).build());
         keyed.execute("a", () -> null);
         ticker.advance(Duration.ofMinutes(2));
@@ -55,7 +55,7 @@ class KeyedBulkheadTest {
 
     @Test
     void anEvictedBulkheadWithCallsInsideIsReinstatedSoTheKeyCannotOverAdmit() {
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("k", perKey).maxKeys(1).build());
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("k", KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(1).build());
         Bulkhead a = keyed.forKey("a");
         assertThat(a.tryAcquire()).isTrue();
         assertThat(a.tryAcquire()).isTrue();
@@ -76,7 +76,7 @@ class KeyedBulkheadTest {
 
     @Test
     void drainedBulkheadsAreDroppedWhenNewKeysArrive() {
-        KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("k", perKey).maxKeys(1).build());
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("k", KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(1).build());
         Bulkhead a = keyed.forKey("a");
         a.tryAcquire();
         keyed.forKey("b");
@@ -89,16 +89,19 @@ class KeyedBulkheadTest {
 
     @Test
     void configBoundsAndDefaults() {
-        KeyedBulkheadConfig c = KeyedBulkheadConfig.builder("k", perKey).build();
-        assertThat(c.maxKeys()).isEqualTo(10_000);
+        KeyedBulkheadConfig c = KeyedBulkheadConfig.builder().perKey(perKey).build();
+        assertThat(c.maxEntries()).isEqualTo(10_000);
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.perKey()).isSameAs(perKey);
-        assertThatThrownBy(() -> KeyedBulkheadConfig.builder("k", perKey).maxKeys(0).build())
+        assertThatThrownBy(() -> KeyedBulkheadConfig.builder().perKey(perKey).maxEntries(0).build())
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessage("KeyedBulkhead 'k': maxKeys must be in [1, 10000000] but was 0");
-        assertThatThrownBy(() -> KeyedBulkheadConfig.builder("k", perKey).idleTimeout(Duration.ZERO).build())
-                .hasMessage("KeyedBulkhead 'k': idleTimeout must be > 0 but was PT0S");
-        assertThatThrownBy(() -> KeyedBulkheadConfig.builder("k", null).build()).hasMessageContaining("perKey");
-        assertThatThrownBy(() -> KeyedBulkheadConfig.builder(null, perKey).build()).hasMessageContaining("name");
+                .hasMessage("KeyedBulkhead: maxEntries must be in [1, 10000000] but was 0");
+        assertThatThrownBy(() -> KeyedBulkheadConfig.builder().perKey(perKey).idleTimeout(Duration.ZERO).build())
+                .hasMessage("KeyedBulkhead: idleTimeout must be > 0 but was PT0S");
+        assertThatThrownBy(() -> KeyedBulkheadConfig.builder().perKey(null).build()).hasMessageContaining("perKey");
+        assertThatThrownBy(() -> KeyedBulkhead.of(null, c)).isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> KeyedBulkhead.of("k", null)).isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("config");
     }
 }

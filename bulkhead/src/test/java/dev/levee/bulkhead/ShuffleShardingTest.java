@@ -107,7 +107,7 @@ class ShuffleShardingTest {
 
     @Test
     void aFloodingKeyBlocksOnlyKeysThatShareItsWholeShard() {
-        BulkheadConfig perPartition = BulkheadConfig.builder("p").maxConcurrentCalls(1).build();
+        BulkheadConfig perPartition = BulkheadConfig.builder().maxConcurrentCalls(1).build();
         ShuffleShardedBulkhead sharded = ShuffleShardedBulkhead.of("shards", perPartition, 8, 2, 99L);
         String noisy = "noisy";
         Bulkhead first = sharded.tryAcquire(noisy, 0L);

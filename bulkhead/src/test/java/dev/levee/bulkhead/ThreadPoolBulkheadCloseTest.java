@@ -41,7 +41,7 @@ class ThreadPoolBulkheadCloseTest {
 
     @Test
     void closeReturnsAfterTheGraceWhileAnInterruptIgnoringCallRunsAndCloseAndAwaitWaitsForIt() throws Exception {
-        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("closing").maxThreads(1)
+        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of("closing", ThreadPoolBulkheadConfig.builder().maxThreads(1)
                 .closeGracePeriod(Duration.ZERO).build());
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -60,7 +60,7 @@ class ThreadPoolBulkheadCloseTest {
 
     @Test
     void idleCoreThreadsEndAfterKeepAliveSoAnUnclosedBulkheadHoldsNoThread() throws Exception {
-        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("idle").maxThreads(2)
+        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of("idle", ThreadPoolBulkheadConfig.builder().maxThreads(2)
                 .coreThreads(2).keepAlive(Duration.ofMillis(1)).build());
         assertThat(bulkhead.submit(() -> "x").get(30, SECONDS)).isEqualTo("x");
 
@@ -72,7 +72,7 @@ class ThreadPoolBulkheadCloseTest {
     @Test
     void onVirtualThreadsATaskWaitingForASlotAtShutdownFailsWithBulkheadFull() throws Exception {
         assumeTrue(VirtualThreads.supported(), "virtual threads need JDK 21+");
-        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("vt-close")
+        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of("vt-close", ThreadPoolBulkheadConfig.builder()
                 .virtualThreads(true).maxThreads(1).queueCapacity(1).closeGracePeriod(Duration.ZERO).build());
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
@@ -95,7 +95,7 @@ class ThreadPoolBulkheadCloseTest {
     @Test
     void onVirtualThreadsACancelledRunningTaskKeepsItsAdmissionUntilItStops() throws Exception {
         assumeTrue(VirtualThreads.supported(), "virtual threads need JDK 21+");
-        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("vt-cancel")
+        ThreadPoolBulkhead bulkhead = ThreadPoolBulkhead.of("vt-cancel", ThreadPoolBulkheadConfig.builder()
                 .virtualThreads(true).maxThreads(1).queueCapacity(0).build());
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

@@ -35,7 +35,7 @@ class VirtualThreadTest {
     @Test
     void manyMoreWaitingVirtualThreadsThanCarriersAreAllAdmitted() throws Exception {
         int waiters = 500;
-        Bulkhead b = Bulkhead.of(BulkheadConfig.builder("vt").maxConcurrentCalls(2).maxWait(Duration.ofMinutes(5))
+        Bulkhead b = Bulkhead.of("vt", BulkheadConfig.builder().maxConcurrentCalls(2).maxWait(Duration.ofMinutes(5))
                 .build());
         assertThat(b.tryAcquire()).isTrue();
         assertThat(b.tryAcquire()).isTrue();
@@ -75,7 +75,7 @@ class VirtualThreadTest {
 
     @Test
     void threadPoolBulkheadOnVirtualThreadsBoundsConcurrencyAndQueue() throws Exception {
-        ThreadPoolBulkhead b = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("vpool").virtualThreads(true)
+        ThreadPoolBulkhead b = ThreadPoolBulkhead.of("vpool", ThreadPoolBulkheadConfig.builder().virtualThreads(true)
                 .maxThreads(3).queueCapacity(50).threadNamePrefix("vpool-").build());
         try {
             CountDownLatch release = new CountDownLatch(1);
@@ -107,7 +107,7 @@ class VirtualThreadTest {
 
     @Test
     void closingAVirtualPoolInterruptsWaitingAndRunningWork() throws Exception {
-        ThreadPoolBulkhead b = ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("vclose").virtualThreads(true)
+        ThreadPoolBulkhead b = ThreadPoolBulkhead.of("vclose", ThreadPoolBulkheadConfig.builder().virtualThreads(true)
                 .maxThreads(1).queueCapacity(5).build());
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> running = b.submit(() -> {

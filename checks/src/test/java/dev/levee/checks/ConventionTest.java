@@ -49,45 +49,16 @@ class ConventionTest {
      * that already passes fails {@link #theSkipListHoldsOnlyTypesThatStillFail()}.
      */
     static final Map<String, String> NOT_YET_CONVERTED = new TreeMap<>(Map.ofEntries(
-            // bulkhead (helper correct-b converting): configs named in builder(name), of(config) only
-            Map.entry("dev.levee.bulkhead.Bulkhead", "of(config) only; no of(String, BulkheadConfig), ofDefaults"),
-            Map.entry("dev.levee.bulkhead.BulkheadConfig", "builder(name); no nameless builder(), defaults()"),
-            Map.entry("dev.levee.bulkhead.BulkheadEvent", "a record with a Kind enum, not a sealed interface"),
-            Map.entry("dev.levee.bulkhead.BulkheadMetrics", "a class, not a record"),
-            Map.entry("dev.levee.bulkhead.KeyedBulkhead", "of(config) only"),
-            Map.entry("dev.levee.bulkhead.KeyedBulkheadConfig", "builder(name, perKey); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.bulkhead.ThreadPoolBulkhead", "of(config) only"),
-            Map.entry("dev.levee.bulkhead.ThreadPoolBulkheadConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            // ratelimiter (helper correct-a converting)
-            Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiter", "of(config) only"),
-            Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiterConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.ratelimiter.RateLimiter", "no ofDefaults(String)"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterConfig", "builder(name); no builder(), defaults()"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterEvent", "not a sealed interface"),
-            Map.entry("dev.levee.ratelimiter.RateLimiterMetrics", "a class, not a record"),
-            // retry (helper correct-c converting)
-            Map.entry("dev.levee.retry.Hedge", "of(config) only"),
-            Map.entry("dev.levee.retry.HedgeConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.Retry", "of(config); no of(String, RetryConfig)"),
-            Map.entry("dev.levee.retry.RetryBudget", "of(config); no of(String, RetryBudgetConfig)"),
-            Map.entry("dev.levee.retry.RetryBudgetConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.RetryConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.RetryEvent", "event Retrying is not in the past tense"),
-            Map.entry("dev.levee.retry.RetryMetricsBinder", "static of(...) factories instead of (Retry...)/(Collection) constructors"),
-            // timeout (helper correct-b converting)
-            Map.entry("dev.levee.timeout.AdaptiveTimeout", "of(config) only"),
-            Map.entry("dev.levee.timeout.AdaptiveTimeoutConfig", "no defaults(), toBuilder()"),
-            Map.entry("dev.levee.timeout.Timeout", "no ofDefaults(String)"),
-            Map.entry("dev.levee.timeout.TimeoutBudget", "of(config) only"),
-            Map.entry("dev.levee.timeout.TimeoutBudgetConfig", "no defaults(), toBuilder()"),
-            Map.entry("dev.levee.timeout.TimeoutEvent", "not a sealed interface"),
-            Map.entry("dev.levee.timeout.TimeoutMetrics", "a class, not a record"),
-            // new modules (being written this session); some may be deliberate exceptions to decide on
+            // The five first patterns (timeout, retry, circuit breaker, bulkhead, rate limiter) are
+            // converted and checked. What is left is in the modules written this session; some entries
+            // may be deliberate exceptions to decide on (a policy that cannot exist without a signal).
             Map.entry("dev.levee.degrade.DegradationLevel", "of(name, config, LoadSignal): needs a signal, no default"),
             Map.entry("dev.levee.degrade.Fallback", "of(name, config, tiers): needs tiers, no default"),
             Map.entry("dev.levee.degrade.FallbackMetricsBinder", "no (Fallback...) constructor"),
             Map.entry("dev.levee.health.HealthCheck", "an interface users implement; HealthCheckConfig configures caching"),
             Map.entry("dev.levee.health.HealthEndpoint", "built from a checker; no of(String, HealthEndpointConfig)"),
+            Map.entry("dev.levee.loadshed.AdaptiveLoadShedderConfig", "no defaults()"),
+            Map.entry("dev.levee.loadshed.GoodputMetricsBinder", "Goodput is a gate but its binder has no levee.loadshed.rejected counter"),
             Map.entry("dev.levee.loadshed.PriorityShedder", "needs a LoadSignal: no ofDefaults(String)"),
             Map.entry("dev.levee.loadshed.PriorityShedderConfig", "needs a LoadSignal: no defaults()")
     ));

@@ -404,21 +404,32 @@ public final class CircuitBreaker implements Gate {
             // A count window needs no time; a time window needs the end reading, read only if not given.
             long now = timeWindow ? (endKnown ? end : ticker.read()) : 0L;
             boolean check = p.window.record(SlidingWindow.SUCCESS, now);
-            AtomicInteger inARow = p.consecutiveFailures;
-            if (inARow != null && inARow.get() != 0) {
-                inARow.set(0);
-            }
-            AtomicInteger decaying = p.decayingFailures;
-            if (decaying != null && decaying.get() != 0) {
-                decay(decaying);
-            }
-            if (check) {
-                // This success completed the minimum, or buckets may have expired: the rates can be over.
-                evaluate(p, timeWindow ? now : (endKnown ? end : ticker.read()));
+            if (check || p.consecutiveFailures != null || p.decayingFailures != null) {
+                // Rare on a healthy breaker: kept out of line so this path stays small enough to inline.
+                afterSuccess(p, check, now, end, endKnown);
             }
             return;
         }
         complete(p, false, latencyNanos, end, endKnown);
+    }
+
+    /**
+     * The counting rules' bookkeeping of a fast success, and the rule check it may call for (reading the
+     * clock for a count window only then).
+     */
+    private void afterSuccess(Phase p, boolean check, long now, long end, boolean endKnown) {
+        AtomicInteger inARow = p.consecutiveFailures;
+        if (inARow != null && inARow.get() != 0) {
+            inARow.set(0);
+        }
+        AtomicInteger decaying = p.decayingFailures;
+        if (decaying != null && decaying.get() != 0) {
+            decay(decaying);
+        }
+        if (check) {
+            // This success completed the minimum, or buckets may have expired: the rates can be over.
+            evaluate(p, timeWindow ? now : (endKnown ? end : ticker.read()));
+        }
     }
 
     /** −1, never below 0. */

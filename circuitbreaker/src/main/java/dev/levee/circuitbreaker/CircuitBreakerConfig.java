@@ -28,9 +28,13 @@ import org.jspecify.annotations.Nullable;
  *   <caption>Knobs, defaults and bounds</caption>
  *   <tr><th>knob</th><th>default</th><th>bound</th></tr>
  *   <tr><td>slidingWindowType</td><td>COUNT_BASED</td><td>not null</td></tr>
- *   <tr><td>slidingWindowSize</td><td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td><td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
+ *   <tr><td>slidingWindowSize</td>
+ *       <td>{@value #DEFAULT_SLIDING_WINDOW_SIZE} (calls, or seconds when TIME_BASED)</td>
+ *       <td>[1, 1 000 000] calls; [1, 86 400] s</td></tr>
  *   <tr><td>timeWindowBuckets</td><td>{@value #DEFAULT_TIME_WINDOW_BUCKETS}</td><td>[1, 1000], bucket at least 1 ms</td></tr>
- *   <tr><td>minimumNumberOfCalls</td><td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td><td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
+ *   <tr><td>minimumNumberOfCalls</td>
+ *       <td>{@value #DEFAULT_MINIMUM_NUMBER_OF_CALLS}</td>
+ *       <td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
  *   <tr><td>failureRateThreshold</td><td>{@value #DEFAULT_FAILURE_RATE_THRESHOLD} (50 %)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallRateThreshold</td><td>{@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (80 %, seed 003)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003)</td><td>&gt; 0</td></tr>
@@ -449,8 +453,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param type the window type; default COUNT_BASED
+
          * @return this builder
+
          */
         public Builder slidingWindowType(SlidingWindowType type) {
             this.slidingWindowType = type;
@@ -458,8 +465,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param size calls (COUNT_BASED) or seconds (TIME_BASED); default 100
+
          * @return this builder
+
          */
         public Builder slidingWindowSize(int size) {
             this.slidingWindowSize = size;
@@ -467,8 +477,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param buckets buckets of a time window, in [1, 1000]; default 10
+
          * @return this builder
+
          */
         public Builder timeWindowBuckets(int buckets) {
             this.timeWindowBuckets = buckets;
@@ -597,12 +610,12 @@ public final class CircuitBreakerConfig {
          * @return this builder
          */
         @SafeVarargs
-        @SuppressWarnings("varargs") // the array is only cloned and read
+        @SuppressWarnings("varargs") // the array is only read
         public final Builder recordAsSuccess(Class<? extends Throwable>... types) {
             Validate.notNull(POLICY, "recordAsSuccess", types);
-            Class<? extends Throwable>[] copy = types.clone();
-            for (Class<? extends Throwable> type : copy) {
-                Validate.notNull(POLICY, "recordAsSuccess", type);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>(types.length);
+            for (Class<? extends Throwable> type : types) {
+                copy.add(Validate.notNull(POLICY, "recordAsSuccess", type));
             }
             return recordAsSuccessWhen(error -> {
                 for (Class<? extends Throwable> type : copy) {
@@ -665,8 +678,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param calls probes admitted in HALF_OPEN, in [1, 1000]; default 3 (seeds 000, 002)
+
          * @return this builder
+
          */
         public Builder permittedCallsInHalfOpen(int calls) {
             this.permittedCallsInHalfOpen = calls;
@@ -698,8 +714,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param action what a half-open timeout does; default ADMIT_NEW_PROBES
+
          * @return this builder
+
          */
         public Builder halfOpenTimeoutAction(HalfOpenTimeoutAction action) {
             this.halfOpenTimeoutAction = action;
@@ -719,8 +738,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param classifier which outcomes count; default {@link #defaultClassifier()}
+
          * @return this builder
+
          */
         public Builder classifier(Classifier classifier) {
             this.classifier = classifier;
@@ -728,8 +750,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param ticker the time source; default {@link Ticker#system()}
+
          * @return this builder
+
          */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
@@ -737,8 +762,11 @@ public final class CircuitBreakerConfig {
         }
 
         /**
+
          * @param scheduler for the automatic transition; default {@link Scheduler#system()}
+
          * @return this builder
+
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = scheduler;

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * era, publishes the events, logs, and schedules the automatic move to HALF_OPEN. Never on the call
  * path of a healthy breaker.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 final class StateTransitions {
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 

@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  * scope throws on close (that exception is rethrown after everything is restored), so a pooled worker
  * never keeps a captured deadline into its next, unrelated task. Immutable; safe to restore on many threads.
  */
+@SuppressWarnings("try") // scopes are opened for their effect on the thread's context
 public final class ContextSnapshot {
     private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
 
@@ -224,7 +225,62 @@ public final class ContextSnapshot {
      */
     public static Executor propagating(Executor executor, List<? extends ContextPropagator<?>> propagators) {
         Objects.requireNonNull(executor, "executor");
-        List<ContextPropagator<?>> copy = List.copyOf(propagators);
-        return task -> executor.execute(capture(copy).wrap(task));
+        return new PropagatingExecutor(executor, List.copyOf(propagators));
+    }
+
+    /**
+     * Wraps each task with the submitter's context. It can take a queued task back from a pool it
+     * wraps ({@link dev.levee.core.internal.RemovableExecutor}): a THREAD-mode timeout given this
+     * executor removes a call it cancelled while queued, as it does from a plain pool.
+     */
+    private static final class PropagatingExecutor implements dev.levee.core.internal.RemovableExecutor {
+        private final Executor delegate;
+        private final List<ContextPropagator<?>> propagators;
+
+        PropagatingExecutor(Executor delegate, List<ContextPropagator<?>> propagators) {
+            this.delegate = delegate;
+            this.propagators = propagators;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            delegate.execute(new PropagatingTask(capture(propagators), task));
+        }
+
+        @Override
+        public boolean remove(Runnable task) {
+            if (delegate instanceof java.util.concurrent.ThreadPoolExecutor) {
+                for (Runnable queued : ((java.util.concurrent.ThreadPoolExecutor) delegate).getQueue()) {
+                    if (queued instanceof PropagatingTask && ((PropagatingTask) queued).task == task) {
+                        return ((java.util.concurrent.ThreadPoolExecutor) delegate).remove(queued);
+                    }
+                }
+                return false;
+            }
+            return dev.levee.core.internal.RemovableExecutor.removeFrom(delegate, task);
+        }
+
+        @Override
+        public String toString() {
+            return "ContextSnapshot.propagating(" + delegate + ")";
+        }
+    }
+
+    /** A task run inside a captured context; it keeps the task so a wrapper can find it again. */
+    private static final class PropagatingTask implements Runnable {
+        private final ContextSnapshot snapshot;
+        final Runnable task;
+
+        PropagatingTask(ContextSnapshot snapshot, Runnable task) {
+            this.snapshot = snapshot;
+            this.task = Objects.requireNonNull(task, "task");
+        }
+
+        @Override
+        public void run() {
+            try (ContextScope ignored = snapshot.attach()) {
+                task.run();
+            }
+        }
     }
 }

@@ -130,7 +130,7 @@ public final class Deadline implements Comparable<Deadline> {
         if (open != top) {
             CURRENT.set(open);
         }
-        Deadline result = null;
+        @Nullable Deadline result = null;
         for (DeadlineScope s = open; s != null; s = s.parent) {
             if (s.closed) {
                 continue;

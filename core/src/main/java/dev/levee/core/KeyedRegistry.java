@@ -253,7 +253,7 @@ public final class KeyedRegistry<K, P> {
      *
      * @return whether the thread was interrupted while parked
      */
-    @SuppressWarnings("WaitNotInLoop") // a bounded wait: the caller loops and re-checks the slots after every return
+    @SuppressWarnings("WaitNotInLoop") // one bounded wait; the caller's insert loop re-checks every condition
     private boolean awaitSlotChange() {
         slotLock.lock();
         try {

@@ -26,10 +26,13 @@ import java.util.function.Supplier;
  *   <li>{@code executeAsync} never throws; every failure arrives through the returned stage.</li>
  * </ul>
  *
- * <p><b>Decorating.</b> The {@code decorate} overloads return a function of the same type that runs
- * through this policy. With a lambda literal the overloads can be ambiguous (a lambda {@code () -> x}
- * fits {@code Supplier}, {@code Callable} and {@code CheckedSupplier}); call {@link #execute} directly
- * in that case, or decorate a variable of the wanted type.
+ * <p><b>Decorating.</b> {@code decorate} returns a {@code Supplier}, {@code Callable},
+ * {@code Runnable} or {@code Function} of the same type that runs through this policy;
+ * {@code decorateChecked} does the same for Levee's checked forms ({@code CheckedSupplier},
+ * {@code CheckedRunnable}, {@code CheckedFunction}). The two names keep a lambda such as
+ * {@code x -> load(x)} from fitting two overloads at once. With a lambda literal {@code () -> x} still
+ * fits both {@code Supplier} and {@code Callable}: decorate a variable of the wanted type, or call
+ * {@link #execute} directly.
  *
  * <p><b>Writing a policy.</b> Implement {@link #name()}, {@link #execute(Chain, CheckedSupplier)} and
  * {@link #executeAsync(Chain, Supplier)}, and reach the call only through the given {@link Chain}.
@@ -161,7 +164,7 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated supplier
      */
-    default <T, E extends Throwable> CheckedSupplier<T, E> decorate(CheckedSupplier<T, E> supplier) {
+    default <T, E extends Throwable> CheckedSupplier<T, E> decorateChecked(CheckedSupplier<T, E> supplier) {
         return () -> execute(supplier);
     }
 
@@ -172,7 +175,7 @@ public interface Policy {
      * @param <E> the checked exception type
      * @return the decorated runnable
      */
-    default <E extends Throwable> CheckedRunnable<E> decorate(CheckedRunnable<E> runnable) {
+    default <E extends Throwable> CheckedRunnable<E> decorateChecked(CheckedRunnable<E> runnable) {
         return () -> run(runnable);
     }
 

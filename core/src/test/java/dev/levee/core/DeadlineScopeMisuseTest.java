@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * Issue 12, bug 12: a scope closed out of turn, or a propagator whose scope throws on close, must never
  * leave a stale deadline on the thread.
  */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class DeadlineScopeMisuseTest {
     private final ManualTicker ticker = new ManualTicker(10_000);
 

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class DeadlineTest {
     private final ManualTicker ticker = new ManualTicker(10_000);
 

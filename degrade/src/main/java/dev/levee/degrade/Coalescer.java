@@ -1,21 +1,25 @@
 package dev.levee.degrade;
 
 import dev.levee.core.CheckedSupplier;
+import dev.levee.core.EventListeners;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.RandomSource;
 import dev.levee.core.Scheduler;
+import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.core.internal.Exceptions;
+import dev.levee.degrade.internal.LogLimiter;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -50,8 +54,9 @@ import org.slf4j.LoggerFactory;
  *       interrupting a synchronous waiter, which restores its interrupt flag and throws a
  *       {@link CancellationException}) leaves the load running for the rest.</li>
  *   <li>At most {@code maxEntries} keys are in flight or held; a call for a new key beyond that runs
- *       its loader on its own (counted as {@code bypassed}), so the map cannot grow without bound and
- *       no call is refused.</li>
+ *       its loader on its own (counted as {@code bypassed}, published as
+ *       {@link CoalescerEvent.Bypassed}, logged at WARN at most once per 10 s), so the map cannot grow
+ *       without bound and no call is refused.</li>
  * </ul>
  *
  * <p><b>Hold window and early refresh.</b> With {@code holdWindow > 0}, a successful value keeps
@@ -71,6 +76,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coalescer<K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(Coalescer.class);
+    /** At most one WARN about bypassed calls per this interval: 10 seconds. */
+    private static final long BYPASS_WARN_INTERVAL_NANOS = 10_000_000_000L;
 
     private final String name;
     private final CoalescerConfig config;
@@ -80,6 +87,9 @@ public final class Coalescer<K, V> {
     private final Ticker ticker;
     private final Scheduler scheduler;
     private final RandomSource random;
+
+    private final EventListeners<CoalescerEvent> listeners = new EventListeners<>();
+    private final LogLimiter bypassWarnings;
 
     private final ConcurrentHashMap<K, Flight<V>> flights = new ConcurrentHashMap<>();
     /** Entries present plus inserts in progress; never above maxEntries. */
@@ -100,6 +110,7 @@ public final class Coalescer<K, V> {
         this.ticker = config.ticker();
         this.scheduler = config.scheduler();
         this.random = config.random();
+        this.bypassWarnings = new LogLimiter(BYPASS_WARN_INTERVAL_NANOS, ticker.read());
     }
 
     /**
@@ -160,6 +171,16 @@ public final class Coalescer<K, V> {
     }
 
     /**
+     * Subscribes to this coalescer's events: bypassed calls and early refreshes.
+     *
+     * @param listener runs on the calling or completing thread; must be fast
+     * @return closing it unsubscribes
+     */
+    public Subscription onEvent(Consumer<? super CoalescerEvent> listener) {
+        return listeners.subscribe(listener);
+    }
+
+    /**
      * Returns the value for {@code key}, sharing one execution of {@code loader} with every concurrent
      * call for the key.
      *
@@ -177,7 +198,7 @@ public final class Coalescer<K, V> {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
                 if (!reserve()) {
-                    bypassed.increment();
+                    bypass();
                     return loader.get();
                 }
                 Flight<V> mine = new Flight<>();
@@ -221,7 +242,7 @@ public final class Coalescer<K, V> {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
                 if (!reserve()) {
-                    bypassed.increment();
+                    bypass();
                     return follow(start(loader));
                 }
                 Flight<V> mine = new Flight<>();
@@ -243,7 +264,7 @@ public final class Coalescer<K, V> {
             }
             if (shouldRefreshEarly(flight, now)) {
                 // Stale-while-revalidate: this caller starts the reload and is served the held value.
-                earlyRefreshes.increment();
+                refreshedEarly(now);
                 Flight<V> old = flight;
                 Flight<V> fresh = new Flight<>();
                 long startNanos = ticker.read();
@@ -335,15 +356,15 @@ public final class Coalescer<K, V> {
 
     private boolean shouldRefreshEarly(Flight<V> flight, long now) {
         return beta > 0
-                && !flight.refreshing.get()
+                && flight.refreshing == 0
                 && XFetch.shouldRefresh(now, flight.completedNanos + holdNanos, flight.loadNanos, beta, random.nextDouble())
-                && flight.refreshing.compareAndSet(false, true);
+                && Flight.REFRESHING.compareAndSet(flight, 0, 1);
     }
 
     /** A synchronous early refresh: this caller reloads; the others keep getting the held value. */
     private <E extends Throwable> @Nullable V refreshNow(K key, Flight<V> old, CheckedSupplier<? extends V, E> loader) {
-        earlyRefreshes.increment();
         long start = ticker.read();
+        refreshedEarly(start);
         V value;
         try {
             value = loader.get();
@@ -360,7 +381,10 @@ public final class Coalescer<K, V> {
     private void finishRefresh(K key, Flight<V> old, Flight<V> fresh, @Nullable V value, @Nullable Throwable error,
             long startNanos) {
         if (error != null) {
-            old.refreshing.set(false);
+            old.refreshing = 0;
+            if (!listeners.isEmpty()) {
+                listeners.publish(new CoalescerEvent.RefreshFailed(name, ticker.read(), Exceptions.unwrap(error)));
+            }
             if (LOG.isDebugEnabled()) {
                 LOG.debug("Coalescer '{}': early refresh failed; the held value is served until its window ends", name,
                         error);
@@ -377,6 +401,27 @@ public final class Coalescer<K, V> {
     }
 
     // ---------------------------------------------------------------- plumbing
+
+    private void refreshedEarly(long now) {
+        earlyRefreshes.increment();
+        if (!listeners.isEmpty()) {
+            listeners.publish(new CoalescerEvent.RefreshedEarly(name, now));
+        }
+    }
+
+    /** A call that found the map full: counted, published, and warned about at most once per 10 s. */
+    private void bypass() {
+        bypassed.increment();
+        long now = ticker.read();
+        if (!listeners.isEmpty()) {
+            listeners.publish(new CoalescerEvent.Bypassed(name, now, flights.size()));
+        }
+        long held = bypassWarnings.tryLog(now);
+        if (held >= 0) {
+            LOG.warn("Coalescer '{}': {} keys in flight (maxEntries); calls for new keys run uncoalesced{}", name,
+                    maxEntries, held == 0 ? "" : "; " + held + " more since the last warning");
+        }
+    }
 
     private boolean reserve() {
         while (true) {
@@ -400,7 +445,8 @@ public final class Coalescer<K, V> {
         try {
             return future.get();
         } catch (ExecutionException e) {
-            throw Exceptions.sneakyThrow(e.getCause());
+            Throwable cause = e.getCause();
+            throw Exceptions.sneakyThrow(cause != null ? cause : e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             CancellationException cancelled = new CancellationException("interrupted while waiting for a coalesced load");
@@ -442,8 +488,13 @@ public final class Coalescer<K, V> {
 
     /** One key's load: in flight until its future completes; then held for the window, if any. */
     private static final class Flight<V> {
+        @SuppressWarnings("rawtypes")
+        static final AtomicIntegerFieldUpdater<Flight> REFRESHING =
+                AtomicIntegerFieldUpdater.newUpdater(Flight.class, "refreshing");
+
         final CompletableFuture<V> future = new CompletableFuture<>();
-        final AtomicBoolean refreshing = new AtomicBoolean();
+        /** 1 while one caller refreshes this held value early; a field updater saves an object per flight. */
+        volatile int refreshing;
         /** Written before the future completes (happens-before every reader that sees it done). */
         long completedNanos;
         long loadNanos;

@@ -6,6 +6,7 @@ import dev.levee.core.LoadSignal;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -63,8 +64,8 @@ public final class DegradationLevel {
     private volatile int level = FULL;
     private volatile long nextSampleNanos;
     private volatile double lastLoad;
-    private volatile long raised;
-    private volatile long lowered;
+    private final AtomicLong raised = new AtomicLong();
+    private final AtomicLong lowered = new AtomicLong();
     /** Guarded by {@code sampling}. */
     private long levelSinceNanos;
 
@@ -197,7 +198,7 @@ public final class DegradationLevel {
      * @return the level, change counts and last load
      */
     public DegradationLevelMetrics metrics() {
-        return new DegradationLevelMetrics(level, raised, lowered, lastLoad);
+        return new DegradationLevelMetrics(level, raised.get(), lowered.get(), lastLoad);
     }
 
     /** Guarded by {@code sampling}. */
@@ -235,14 +236,14 @@ public final class DegradationLevel {
         level = to;
         levelSinceNanos = now;
         if (to > from) {
-            raised++;
+            raised.incrementAndGet();
             LOG.warn("DegradationLevel '{}': level {} -> {} (load {} >= {}); features off from level {} are now off",
                     name, from, to, load, thresholds[to - 1], from + 1);
             if (!listeners.isEmpty()) {
                 listeners.publish(new DegradeEvent.LevelRaised(name, now, from, to, load));
             }
         } else {
-            lowered++;
+            lowered.incrementAndGet();
             LOG.info("DegradationLevel '{}': level {} -> {} (load {}); features off from level {} are back on",
                     name, from, to, load, to + 1);
             if (!listeners.isEmpty()) {
@@ -256,6 +257,4 @@ public final class DegradationLevel {
         return "DegradationLevel[" + name + ", level=" + level + "]";
     }
 
-    /* Maintainer note: raised and lowered are volatile longs written only under the sampling lock, so
-       the non-atomic ++ is safe; readers see a consistent value per field. */
 }

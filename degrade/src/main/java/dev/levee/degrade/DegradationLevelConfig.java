@@ -7,6 +7,7 @@ import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link DegradationLevel}. Build it with {@link #builder()}.
@@ -56,8 +57,8 @@ public final class DegradationLevelConfig {
     private final Duration sampleInterval;
     private final Ticker ticker;
 
-    private DegradationLevelConfig(Builder b) {
-        this.thresholds = b.thresholds.clone();
+    private DegradationLevelConfig(Builder b, double[] thresholds) {
+        this.thresholds = thresholds.clone();
         this.hysteresis = b.hysteresis;
         this.recoveryDelay = b.recoveryDelay;
         this.sampleInterval = b.sampleInterval;
@@ -148,7 +149,7 @@ public final class DegradationLevelConfig {
 
     /** Builds a {@link DegradationLevelConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private double[] thresholds = DEFAULT_THRESHOLDS.stream().mapToDouble(Double::doubleValue).toArray();
+        private double @Nullable [] thresholds = DEFAULT_THRESHOLDS.stream().mapToDouble(Double::doubleValue).toArray();
         private double hysteresis = DEFAULT_HYSTERESIS;
         private Duration recoveryDelay = DEFAULT_RECOVERY_DELAY;
         private Duration sampleInterval = DEFAULT_SAMPLE_INTERVAL;
@@ -162,8 +163,7 @@ public final class DegradationLevelConfig {
          * @param thresholds 1 to 16 values in (0, 1], strictly ascending
          * @return this builder
          */
-        @SuppressWarnings("NullAway") // a null is kept so that build() reports the field by name
-        public Builder thresholds(double... thresholds) {
+        public Builder thresholds(double @Nullable ... thresholds) {
             this.thresholds = thresholds == null ? null : thresholds.clone();
             return this;
         }
@@ -219,7 +219,7 @@ public final class DegradationLevelConfig {
          * @throws InvalidConfigException naming the field, the bound and the value
          */
         public DegradationLevelConfig build() {
-            Validate.notNull(POLICY, "thresholds", thresholds);
+            double[] thresholds = Validate.notNull(POLICY, "thresholds", this.thresholds);
             Validate.inRange(POLICY, "thresholds.length", thresholds.length, 1, MAX_LEVELS);
             for (int i = 0; i < thresholds.length; i++) {
                 double t = thresholds[i];
@@ -241,7 +241,7 @@ public final class DegradationLevelConfig {
             Validate.check(sampleInterval.compareTo(MAX_DURATION) <= 0, POLICY, "sampleInterval", "<= " + MAX_DURATION,
                     sampleInterval);
             Validate.notNull(POLICY, "ticker", ticker);
-            return new DegradationLevelConfig(this);
+            return new DegradationLevelConfig(this, thresholds);
         }
     }
 }

@@ -285,7 +285,8 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     // ---------------------------------------------------------------- the Policy SPI
 
     @Override
-    @SuppressWarnings({"unchecked", "NullAway"}) // R may be a nullable type; a fallback value may be null
+    // A tier's value may be null, as the call's own result may be; Policy's R carries no nullness.
+    @SuppressWarnings({"unchecked", "NullAway"})
     public <R, E extends Throwable> R execute(Chain next, CheckedSupplier<R, E> call) throws E {
         R result;
         try {
@@ -303,7 +304,16 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     @SuppressWarnings("unchecked")
     public <R> CompletionStage<R> executeAsync(Chain next, Supplier<? extends CompletionStage<R>> call) {
         CompletableFuture<Degraded<T>> degraded = degradedAsync(next, (Supplier<CompletionStage<T>>) (Supplier<?>) call);
-        return degraded.thenApply(d -> (R) d.value());
+        // Not thenApply: that would wrap a passed-through failure in a CompletionException.
+        CompletableFuture<R> out = new CompletableFuture<>();
+        degraded.whenComplete((answer, failure) -> {
+            if (failure == null) {
+                out.complete((R) answer.value());
+            } else {
+                out.completeExceptionally(Exceptions.unwrap(failure));
+            }
+        });
+        return out;
     }
 
     private <E extends Throwable> Degraded<T> executeDegraded(Chain next, CheckedSupplier<? extends T, E> call)
@@ -353,7 +363,7 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
     private @Nullable Degraded<T> runTiers(FallbackReason reason, Throwable failure) {
         for (int i = 0; i < tiers.length; i++) {
             FallbackTier<T> tier = tiers[i];
-            T value;
+            @Nullable T value;
             try {
                 value = callTier(tier, failure);
             } catch (Throwable tierFailure) {
@@ -373,7 +383,7 @@ public final class Fallback<T> implements Policy, GracefulDegrader {
         return null;
     }
 
-    private T callTier(FallbackTier<T> tier, Throwable cause) throws Exception {
+    private @Nullable T callTier(FallbackTier<T> tier, Throwable cause) throws Exception {
         FallbackFunction<T> function = tier.function();
         if (function != null) {
             if (tier.timeoutNanos() == 0L) {

@@ -1,5 +1,7 @@
 package dev.levee.degrade;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Produces a fallback value from the primary call's failure.
  *
@@ -23,5 +25,5 @@ public interface FallbackFunction<T> {
      * @return the value to serve, possibly null
      * @throws Exception if this fallback cannot answer either
      */
-    T apply(Throwable cause) throws Exception;
+    @Nullable T apply(Throwable cause) throws Exception;
 }

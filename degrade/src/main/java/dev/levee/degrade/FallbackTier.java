@@ -189,8 +189,12 @@ public final class FallbackTier<T> {
     /** Starts an asynchronous tier, turning a throw or a null stage into a failed future. */
     @SuppressWarnings("NullAway") // called only for asynchronous tiers, whose asyncFunction is set
     CompletableFuture<T> start(Throwable cause) {
+        AsyncFallbackFunction<T> async = asyncFunction;
+        if (async == null) {
+            throw new IllegalStateException("FallbackTier '" + name + "' is synchronous");
+        }
         try {
-            var stage = asyncFunction.apply(cause);
+            var stage = async.apply(cause);
             if (stage == null) {
                 return CompletableFuture.failedFuture(new NullPointerException(
                         "FallbackTier '" + name + "': the function returned a null CompletionStage"));

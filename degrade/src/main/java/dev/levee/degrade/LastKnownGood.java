@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * (breaker, limiter, bulkhead, timeout) inside the primary:
  * {@code lastKnownGood.execute(key, () -> pipeline.execute(call))}.
  *
- * <p><b>Cost.</b> A success remembers its value: a registry lookup (no lock on a hit), one ticker read
+ * <p><b>Cost.</b> A success remembers its value: a registry lookup (no lock on a hit; it reads the ticker too), one ticker read
  * and one 24-byte record. A failure reads the ticker and allocates the {@link Degraded} answer.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
@@ -162,6 +165,44 @@ public final class LastKnownGood<K, V> implements GracefulDegrader {
         }
         remember(key, value);
         return Degraded.fresh(value);
+    }
+
+    /**
+     * The asynchronous form of {@link #executeDegraded}: a value the stage completes with is
+     * remembered; a failure that triggers a fallback is answered with the remembered value if it is at
+     * most T old. Never throws.
+     *
+     * @param key the key
+     * @param call creates the primary stage
+     * @return a stage with the answer, or the primary's failure (the same instance) when no value
+     *     young enough is remembered
+     */
+    public CompletionStage<Degraded<V>> executeDegradedAsync(K key,
+            Supplier<? extends CompletionStage<? extends V>> call) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(call, "call");
+        CompletableFuture<Degraded<V>> out = new CompletableFuture<>();
+        CompletionStage<? extends V> primary;
+        try {
+            primary = call.get();
+            if (primary == null) {
+                primary = CompletableFuture.failedFuture(new NullPointerException("the call returned a null CompletionStage"));
+            }
+        } catch (RuntimeException e) {
+            primary = CompletableFuture.failedFuture(e);
+        }
+        primary.whenComplete((value, error) -> {
+            try {
+                out.complete(error == null
+                        ? executeDegraded(key, () -> value)
+                        : executeDegraded(key, () -> {
+                            throw Exceptions.unwrap(error);
+                        }));
+            } catch (Throwable failure) {
+                out.completeExceptionally(failure);
+            }
+        });
+        return out;
     }
 
     /**

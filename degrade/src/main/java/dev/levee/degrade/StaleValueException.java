@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 public final class StaleValueException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The age of the refused value; null when nothing was remembered. */
     private final @Nullable Duration age;
 
     /**

@@ -283,6 +283,8 @@ class CoalescerTest {
     void beyondMaxEntriesACallRunsOnItsOwn() {
         Coalescer<String, String> coalescer = Coalescer.of("bounded",
                 config.toBuilder().maxEntries(2).build());
+        List<CoalescerEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        coalescer.onEvent(events::add);
         CompletableFuture<String> a = new CompletableFuture<>();
         CompletableFuture<String> b = new CompletableFuture<>();
         coalescer.executeAsync("a", () -> a);
@@ -290,7 +292,11 @@ class CoalescerTest {
 
         assertThat(coalescer.execute("c", () -> "c")).isEqualTo("c");
         assertThat(coalescer.size()).isEqualTo(2);
-        assertThat(coalescer.metrics().bypassed()).isEqualTo(1);
+        assertThat(coalescer.execute("d", () -> "d")).isEqualTo("d");
+        assertThat(coalescer.metrics().bypassed()).isEqualTo(2);
+        assertThat(events).containsExactly(new CoalescerEvent.Bypassed("bounded", ticker.read(), 2),
+                new CoalescerEvent.Bypassed("bounded", ticker.read(), 2));
+        assertThat(dev.levee.degrade.testing.RecordingLogs.lines(org.slf4j.event.Level.WARN, "'bounded'")).hasSize(1);
         a.complete("a");
         b.complete("b");
         assertThat(coalescer.size()).isZero();
@@ -343,6 +349,8 @@ class CoalescerTest {
         assertThat(coalescer.executeAsync("k", () -> refresh)).isCompletedWithValue("v1");
         assertThat(coalescer.metrics().earlyRefreshes()).isZero();
 
+        List<CoalescerEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        coalescer.onEvent(events::add);
         draw.set(0.99999);
         CompletableFuture<String> refresher = coalescer.executeAsync("k", () -> refresh).toCompletableFuture();
         CompletableFuture<String> other = coalescer.executeAsync("k", () -> refresh).toCompletableFuture();
@@ -350,6 +358,7 @@ class CoalescerTest {
         assertThat(refresher).isCompletedWithValue("v1"); // stale-while-revalidate: served at once
         assertThat(other).isCompletedWithValue("v1");
         assertThat(coalescer.metrics().earlyRefreshes()).isEqualTo(1); // only one caller refreshes
+        assertThat(events).containsExactly(new CoalescerEvent.RefreshedEarly("xfetch", ticker.read()));
         refresh.complete("v2");
         assertThat(coalescer.execute("k", () -> "never")).isEqualTo("v2");
         scheduler.advance(Duration.ofSeconds(10));
@@ -370,6 +379,27 @@ class CoalescerTest {
         assertThat(coalescer.execute("k", () -> "v3")).isEqualTo("v2");
         assertThat(coalescer.metrics().loads()).isEqualTo(1);
         assertThat(coalescer.metrics().earlyRefreshes()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedEarlyRefreshKeepsServingTheHeldValueAndAllowsAnotherRefresh() {
+        Coalescer<String, String> coalescer = Coalescer.of("xfetch-failure",
+                config.toBuilder().holdWindow(Duration.ofSeconds(10)).random(() -> 0.99999).build());
+        List<CoalescerEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        coalescer.onEvent(events::add);
+        coalescer.execute("k", () -> {
+            ticker.advance(Duration.ofSeconds(1));
+            return "v1";
+        });
+        IllegalStateException failure = new IllegalStateException("reload failed");
+
+        assertThat(coalescer.execute("k", () -> {
+            throw failure;
+        })).isEqualTo("v1");
+        assertThat(coalescer.execute("k", () -> "v2")).isEqualTo("v2");
+
+        assertThat(events).hasSize(3);
+        assertThat(events.get(1)).isEqualTo(new CoalescerEvent.RefreshFailed("xfetch-failure", ticker.read(), failure));
     }
 
     @Test

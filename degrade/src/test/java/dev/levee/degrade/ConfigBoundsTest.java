@@ -14,6 +14,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** Every config field's bound: refused with a message naming the policy, the field, the bound and the value. */
+@SuppressWarnings("checkstyle:LineLength") // tables of cases, one per line
 class ConfigBoundsTest {
 
     private static void invalid(ThrowingCallable build, String policy, String field, String bound, Object value) {
@@ -39,8 +40,8 @@ class ConfigBoundsTest {
         invalid(() -> FallbackConfig.builder().reasons(FallbackReason.ERROR, (FallbackReason) null).build(), p, "reasons", "free of nulls", null);
         invalid(() -> FallbackConfig.builder().warnInterval(null).build(), p, "warnInterval", "set (not null)", null);
         invalid(() -> FallbackConfig.builder().warnInterval(Duration.ofNanos(-1)).build(), p, "warnInterval", ">= 0", "PT-0.000000001S");
-        invalid(() -> FallbackConfig.builder().warnInterval(Duration.ofHours(1).plusNanos(1)).build(), p, "warnInterval", "<= PT1H",
-                "PT1H0.000000001S");
+        invalid(() -> FallbackConfig.builder().warnInterval(Duration.ofHours(1).plusNanos(1)).build(),
+                p, "warnInterval", "<= PT1H", "PT1H0.000000001S");
         invalid(() -> FallbackConfig.builder().ticker(null).build(), p, "ticker", "set (not null)", null);
         invalid(() -> FallbackConfig.builder().scheduler(null).build(), p, "scheduler", "set (not null)", null);
 
@@ -59,12 +60,12 @@ class ConfigBoundsTest {
         invalid(() -> Fallback.of(" ", FallbackConfig.defaults(), tier), "Fallback", "name", "a non-blank string", "' '");
         invalid(() -> Fallback.of("f", null, tier), "Fallback 'f'", "config", "set (not null)", null);
         invalid(() -> Fallback.of("f", FallbackConfig.defaults(), List.of()), "Fallback 'f'", "tiers", "at least 1 tier", "[]");
-        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), (List<FallbackTier<String>>) null), "Fallback 'f'", "tiers",
-                "set (not null)", null);
-        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), java.util.Arrays.asList(tier, null)), "Fallback 'f'", "tiers[1]",
-                "set (not null)", null);
-        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), tier, FallbackTier.ofValue("static", "t")), "Fallback 'f'",
-                "tiers[1].name", "unique", "static");
+        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), (List<FallbackTier<String>>) null),
+                "Fallback 'f'", "tiers", "set (not null)", null);
+        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), java.util.Arrays.asList(tier, null)),
+                "Fallback 'f'", "tiers[1]", "set (not null)", null);
+        invalid(() -> Fallback.of("f", FallbackConfig.defaults(), tier, FallbackTier.ofValue("static",
+                "t")), "Fallback 'f'", "tiers[1].name", "unique", "static");
 
         invalid(() -> FallbackTier.of("", c -> "x"), "FallbackTier", "name", "a non-blank string", "''");
         invalid(() -> FallbackTier.of("t", null), "FallbackTier 't'", "function", "set (not null)", null);
@@ -84,8 +85,8 @@ class ConfigBoundsTest {
         String p = "LastKnownGood config";
         invalid(() -> LastKnownGoodConfig.builder().maxStaleness(null).build(), p, "maxStaleness", "set (not null)", null);
         invalid(() -> LastKnownGoodConfig.builder().maxStaleness(Duration.ZERO).build(), p, "maxStaleness", "> 0", "PT0S");
-        invalid(() -> LastKnownGoodConfig.builder().maxStaleness(Duration.ofDays(7).plusNanos(1)).build(), p, "maxStaleness", "<= PT168H",
-                "PT168H0.000000001S");
+        invalid(() -> LastKnownGoodConfig.builder().maxStaleness(Duration.ofDays(7).plusNanos(1)).build(),
+                p, "maxStaleness", "<= PT168H", "PT168H0.000000001S");
         invalid(() -> LastKnownGoodConfig.builder().maxEntries(0).build(), p, "maxEntries", "in [1, 10000000]", 0);
         invalid(() -> LastKnownGoodConfig.builder().maxEntries(10_000_001).build(), p, "maxEntries", "in [1, 10000000]", 10_000_001);
         invalid(() -> LastKnownGoodConfig.builder().fallback(null).build(), p, "fallback", "set (not null)", null);
@@ -96,8 +97,8 @@ class ConfigBoundsTest {
         assertThat(edge.toBuilder().build().maxEntries()).isEqualTo(1);
         assertThat(LastKnownGoodConfig.builder().maxEntries(LastKnownGoodConfig.MAX_MAX_ENTRIES)
                 .maxStaleness(LastKnownGoodConfig.MAX_MAX_STALENESS).build().maxStalenessNanos()).isEqualTo(Duration.ofDays(7).toNanos());
-        assertThat(LastKnownGoodConfig.defaults().maxStaleness())
-                .isEqualTo(LastKnownGoodConfig.DEFAULT_MAX_STALENESS).isEqualTo(Duration.ofMinutes(5));
+        assertThat(LastKnownGoodConfig.defaults().maxStaleness()).isEqualTo(LastKnownGoodConfig.DEFAULT_MAX_STALENESS)
+                .isEqualTo(Duration.ofMinutes(5));
         assertThat(LastKnownGoodConfig.defaults().maxEntries()).isEqualTo(LastKnownGoodConfig.DEFAULT_MAX_ENTRIES).isEqualTo(10_000);
     }
 
@@ -148,15 +149,15 @@ class ConfigBoundsTest {
         invalid(() -> DegradationLevelConfig.builder().hysteresis(Double.NaN).build(), p, "hysteresis", "in [0, 1)", Double.NaN);
         invalid(() -> DegradationLevelConfig.builder().recoveryDelay(null).build(), p, "recoveryDelay", "set (not null)", null);
         invalid(() -> DegradationLevelConfig.builder().recoveryDelay(Duration.ofNanos(-1)).build(), p, "recoveryDelay", ">= 0", "PT-0.000000001S");
-        invalid(() -> DegradationLevelConfig.builder().recoveryDelay(Duration.ofHours(1).plusNanos(1)).build(), p, "recoveryDelay",
-                "<= PT1H", "PT1H0.000000001S");
+        invalid(() -> DegradationLevelConfig.builder().recoveryDelay(Duration.ofHours(1).plusNanos(1)).build(),
+                p, "recoveryDelay", "<= PT1H", "PT1H0.000000001S");
         invalid(() -> DegradationLevelConfig.builder().sampleInterval(null).build(), p, "sampleInterval", "set (not null)", null);
         invalid(() -> DegradationLevelConfig.builder().sampleInterval(Duration.ZERO).build(), p, "sampleInterval", "> 0", "PT0S");
-        invalid(() -> DegradationLevelConfig.builder().sampleInterval(Duration.ofHours(1).plusNanos(1)).build(), p, "sampleInterval",
-                "<= PT1H", "PT1H0.000000001S");
+        invalid(() -> DegradationLevelConfig.builder().sampleInterval(Duration.ofHours(1).plusNanos(1)).build(),
+                p, "sampleInterval", "<= PT1H", "PT1H0.000000001S");
         invalid(() -> DegradationLevelConfig.builder().ticker(null).build(), p, "ticker", "set (not null)", null);
-        invalid(() -> DegradationLevel.of("", DegradationLevelConfig.defaults(), LoadSignal.constant(0)), "DegradationLevel", "name",
-                "a non-blank string", "''");
+        invalid(() -> DegradationLevel.of("", DegradationLevelConfig.defaults(), LoadSignal.constant(0)),
+                "DegradationLevel", "name", "a non-blank string", "''");
         invalid(() -> DegradationLevel.of("d", null, LoadSignal.constant(0)), "DegradationLevel 'd'", "config", "set (not null)", null);
         invalid(() -> DegradationLevel.of("d", DegradationLevelConfig.defaults(), null), "DegradationLevel 'd'", "signal", "set (not null)", null);
         DegradationLevel level = DegradationLevel.ofDefaults("d", LoadSignal.constant(0));

@@ -138,4 +138,49 @@ class DegradationLevelTest {
         assertThat(registry.get("levee.degrade.level.changes").tags("name", "level-metrics", "kind", "raised")
                 .functionCounter().count()).isEqualTo(1.0);
     }
+
+    @Test
+    void sixteenThreadsReadingTheLevelSeeOneConsistentChainOfChanges() throws Exception {
+        List<DegradeEvent> events = new CopyOnWriteArrayList<>();
+        DegradationLevel degradation = DegradationLevel.of("level-stress", DegradationLevelConfig.builder()
+                .thresholds(0.5, 0.7, 0.9).hysteresis(0.05).recoveryDelay(Duration.ZERO)
+                .sampleInterval(Duration.ofNanos(1)).ticker(ticker).build(), load::get);
+        degradation.onEvent(events::add);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            dev.levee.core.RandomSource random = dev.levee.core.RandomSource.seeded(t);
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 2_000; i++) {
+                    if (random.nextLong(10) == 0) {
+                        load.set(random.nextDouble());
+                    }
+                    ticker.advance(1);
+                    int level = degradation.level();
+                    assertThat(level).isBetween(0, 3);
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        int expectedFrom = 0;
+        for (DegradeEvent event : events) {
+            assertThat(event.from()).isEqualTo(expectedFrom);
+            assertThat(event.to()).isNotEqualTo(event.from());
+            expectedFrom = event.to();
+        }
+        assertThat(degradation.metrics().level()).isEqualTo(expectedFrom);
+        assertThat(degradation.metrics().raised() + degradation.metrics().lowered()).isEqualTo(events.size());
+        assertThat(events).isNotEmpty();
+    }
 }

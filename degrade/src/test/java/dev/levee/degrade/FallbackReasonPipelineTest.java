@@ -63,7 +63,7 @@ class FallbackReasonPipelineTest {
 
     @Test
     void anExhaustedRateLimiterFallsBackWithRateLimited() {
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("rl").rate(1, Duration.ofMinutes(1)).ticker(ticker).build());
+        RateLimiter limiter = RateLimiter.of("rl", RateLimiterConfig.builder().rate(1, Duration.ofMinutes(1)).ticker(ticker).build());
         Fallback<String> fallback = fallback("reason-limiter");
 
         Degraded<String> first = fallback.executeDegraded(limiter, this::primary);
@@ -77,7 +77,7 @@ class FallbackReasonPipelineTest {
 
     @Test
     void aFullBulkheadFallsBackWithBulkheadFull() {
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("bh").maxConcurrentCalls(1).ticker(ticker).build());
+        Bulkhead bulkhead = Bulkhead.of("bh", BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build());
         assertThat(bulkhead.tryAcquire(ticker.read())).isTrue(); // another call holds the only slot
         Fallback<String> fallback = fallback("reason-bulkhead");
 
@@ -109,8 +109,8 @@ class FallbackReasonPipelineTest {
     @Test
     void theWholeRecommendedPipelineFallsBackForEachGate() {
         CircuitBreaker breaker = CircuitBreaker.of("cb", CircuitBreakerConfig.builder().ticker(ticker).build());
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("rl").rate(1, Duration.ofMinutes(1)).ticker(ticker).build());
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("bh").maxConcurrentCalls(1).ticker(ticker).build());
+        RateLimiter limiter = RateLimiter.of("rl", RateLimiterConfig.builder().rate(1, Duration.ofMinutes(1)).ticker(ticker).build());
+        Bulkhead bulkhead = Bulkhead.of("bh", BulkheadConfig.builder().maxConcurrentCalls(1).ticker(ticker).build());
         Timeout timeout = Timeout.of("to", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
                 .mode(TimeoutMode.COOPERATIVE).ticker(ticker).scheduler(scheduler).build());
         Fallback<String> fallback = fallback("reason-full-pipeline");
@@ -209,5 +209,26 @@ class FallbackReasonPipelineTest {
             throw bad;
         })).isSameAs(bad);
         assertThat(fallback.metrics().fallbacks()).isZero();
+    }
+
+    @Test
+    void theBreakerInsideStillSeesTheFailuresTheFallbackAnswersAndOpens() {
+        CircuitBreaker breaker = CircuitBreaker.of("cb-counting", CircuitBreakerConfig.builder()
+                .countWindow(4).minimumNumberOfCalls(2).failureRateThreshold(0.5).ticker(ticker).build());
+        Fallback<String> fallback = fallback("reason-breaker-opens");
+        Pipeline pipeline = Pipeline.of(fallback, breaker);
+
+        for (int i = 0; i < 2; i++) {
+            String answer = pipeline.execute(() -> {
+                throw new IllegalStateException("down");
+            });
+            assertThat(answer).isEqualTo("static:error");
+        }
+        assertThat(pipeline.execute(this::primary)).isEqualTo("static:circuit_open");
+
+        assertThat(primaryCalls).hasValue(0);
+        assertThat(fallback.metrics().byReason())
+                .containsEntry(FallbackReason.ERROR, 2L)
+                .containsEntry(FallbackReason.CIRCUIT_OPEN, 1L);
     }
 }

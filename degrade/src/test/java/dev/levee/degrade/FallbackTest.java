@@ -72,6 +72,9 @@ class FallbackTest {
 
         assertThat(answer).isCompletedExceptionally();
         assertThatThrownBy(answer::join).hasCauseReference(oom);
+        java.util.concurrent.atomic.AtomicReference<Throwable> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        answer.whenComplete((value, failure) -> seen.set(failure));
+        assertThat(seen.get()).isSameAs(oom); // not wrapped in a CompletionException
     }
 
     @Test

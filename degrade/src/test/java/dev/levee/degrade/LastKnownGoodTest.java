@@ -164,4 +164,27 @@ class LastKnownGoodTest {
         assertThat(prices.forget("sku")).isTrue();
         assertThat(prices.peek("sku")).isEmpty();
     }
+
+    @Test
+    void theAsynchronousFormRemembersAndServesTheSameWay() {
+        LastKnownGood<String, String> prices = cache("lkg-async");
+        assertThat(prices.executeDegradedAsync("sku", () -> java.util.concurrent.CompletableFuture.completedFuture("5")))
+                .isCompletedWithValue(Degraded.fresh("5"));
+        ticker.advance(T);
+        IllegalStateException down = new IllegalStateException("down");
+
+        Degraded<String> served = prices.executeDegradedAsync("sku",
+                () -> java.util.concurrent.CompletableFuture.<String>failedFuture(down)).toCompletableFuture().join();
+        ticker.advance(1);
+        java.util.concurrent.CompletableFuture<Degraded<String>> refused = prices.executeDegradedAsync("sku",
+                () -> java.util.concurrent.CompletableFuture.<String>failedFuture(down)).toCompletableFuture();
+
+        assertThat(served.value()).isEqualTo("5");
+        assertThat(served.age()).isEqualTo(T);
+        assertThat(served.cause()).isSameAs(down);
+        assertThat(refused).isCompletedExceptionally();
+        java.util.concurrent.atomic.AtomicReference<Throwable> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        refused.whenComplete((v, e) -> seen.set(e));
+        assertThat(seen.get()).isSameAs(down);
+    }
 }

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * HealthCheck inventory = DependencyCheck.builder("inventory")
  *         .circuitBreaker(breaker::state)                                        // CircuitState
  *         .saturation(() -> bulkhead.activeCount() / (double) bulkhead.maxConcurrentCalls())
- *         .errorRate(() -> breaker.metrics().failureRate() / 100.0)              // percent → fraction
+ *         .errorRate(() -> breaker.metrics().failureRate())                      // a fraction
  *         .build();
  * }</pre>
  *
@@ -33,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  *       CLOSED, DISABLED, METRICS_ONLY → HEALTHY; HALF_OPEN → DEGRADED; OPEN, FORCED_OPEN → UNHEALTHY;
  *       anything else → DEGRADED</td></tr>
  *   <tr><td>saturation</td><td>in-flight / limit, a fraction</td><td>{@link #DEFAULT_SATURATION}: DEGRADED &gt;= 0.8, UNHEALTHY &gt;= 1.0</td></tr>
- *   <tr><td>rejectionRate</td><td>refused / asked, a fraction (limiter, shedder)</td><td>{@link #DEFAULT_REJECTION_RATE}: DEGRADED &gt;= 0.1, UNHEALTHY &gt;= 0.5</td></tr>
+ *   <tr><td>rejectionRate</td>
+ *       <td>refused / asked, a fraction (limiter, shedder)</td>
+ *       <td>{@link #DEFAULT_REJECTION_RATE}: DEGRADED &gt;= 0.1, UNHEALTHY &gt;= 0.5</td></tr>
  *   <tr><td>errorRate</td><td>failed / calls, a fraction</td><td>{@link #DEFAULT_ERROR_RATE}: DEGRADED &gt;= 0.1, UNHEALTHY &gt;= 0.5</td></tr>
  *   <tr><td>latency</td><td>a latency percentile in nanoseconds</td><td>two durations given with the view</td></tr>
  * </table>

@@ -10,15 +10,16 @@ import org.jspecify.annotations.Nullable;
  * timeout, and its hysteresis. Immutable and nameless; one config may serve many checks.
  *
  * <p><b>Caching.</b> With {@code cacheTtl > 0} a result younger than the TTL is served without running
- * the check. Once it is older, with {@code refreshAhead} (the default) the old result is served once
- * more while one background run refreshes it, so a probe never waits for an expensive check and a
+ * the check. Once it is older, with {@code refreshAhead} (the default) the old result is still served
+ * while one background run refreshes it, so a probe never waits for an expensive check and a
  * probe storm never multiplies the dependency's load; a result older than twice the TTL (nobody asked
  * for a while) is not served: the caller waits for a fresh run. With or without a cache, concurrent
  * callers share one run: a check never runs twice at once.
  *
  * <p><b>Hysteresis.</b> The reported status moves to a worse status only after
- * {@code consecutiveToWorsen} results in a row at that status, and to a better one only after
- * {@code consecutiveToRecover} in a row, so one slow ping does not pull an instance out of rotation and
+ * {@code consecutiveToWorsen} results in a row worse than it, and to a better one only after
+ * {@code consecutiveToRecover} in a row better than it (it then takes the latest result; the first
+ * result is reported as it is), so one slow ping does not pull an instance out of rotation and
  * one lucky ping does not put a sick one back. The defaults (1, 1) report every result as it is: a
  * Kubernetes probe already applies its own {@code failureThreshold}; raise them when something reacts
  * to a single reading (a load balancer that ejects on one failure).
@@ -123,7 +124,7 @@ public final class HealthCheckConfig {
     }
 
     /**
-     * Whether an expired result is served once more while a background run refreshes it.
+     * Whether an expired result (younger than twice the TTL) is served while one background run refreshes it.
      *
      * @return true to refresh ahead
      */

@@ -48,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * its timeout (the checker's guarantee), so a hung check costs one worker for that long, never the
  * listener. A malformed request is answered and closed; the server keeps serving.
  *
+ * <p>A refused request is answered on the server's dispatcher thread (the pool cannot take it); the
+ * JDK server reads a request's headers on the thread that runs the exchange, so while the pool is
+ * full a client that sends its headers slowly holds the dispatcher for up to the server's own read
+ * timeout. Put a proxy or the orchestrator's network policy in front if untrusted clients can reach
+ * the port; the default loopback binding keeps them out.
+ *
  * <p><b>Mounting.</b> {@link #mount} adds the same handler to an application's own
  * {@code HttpServer} (its executor then runs the handler). {@link #close()} stops an owned server and
  * its workers, or removes a mounted context.
@@ -165,6 +171,15 @@ public final class HealthEndpoint implements AutoCloseable {
             host = "[" + host + "]";
         }
         return URI.create("http://" + host + ":" + a.getPort() + config.basePath() + "/" + level.path());
+    }
+
+    /**
+     * The name of the checker this endpoint serves.
+     *
+     * @return the checker's name
+     */
+    public String checkerName() {
+        return checker.name();
     }
 
     /**

@@ -131,6 +131,54 @@ class CachingAndHysteresisTest {
         }
     }
 
+    @Test
+    void sixteenThreadsHammeringUncachedChecksNeverRunOneTwiceAtOnce() throws Exception {
+        int checks = 4;
+        AtomicInteger[] running = new AtomicInteger[checks];
+        AtomicInteger[] maxRunning = new AtomicInteger[checks];
+        AtomicInteger runs = new AtomicInteger();
+        for (int i = 0; i < checks; i++) {
+            AtomicInteger r = running[i] = new AtomicInteger();
+            AtomicInteger m = maxRunning[i] = new AtomicInteger();
+            checker.register(HealthLevel.READINESS, "c" + i, () -> {
+                m.accumulateAndGet(r.incrementAndGet(), Math::max);
+                runs.incrementAndGet();
+                Thread.yield();
+                r.decrementAndGet();
+                return CheckResult.healthy();
+            });
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(16);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                done.add(threads.submit(() -> {
+                    go.await();
+                    int healthy = 0;
+                    for (int i = 0; i < 500; i++) {
+                        if (checker.readiness().status() == HEALTHY) {
+                            healthy++;
+                        }
+                    }
+                    return healthy;
+                }));
+            }
+            go.countDown();
+            for (Future<Integer> f : done) {
+                assertThat(f.get(60, TimeUnit.SECONDS)).isEqualTo(500);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        for (int i = 0; i < checks; i++) {
+            assertThat(maxRunning[i].get()).as("check c%d ran concurrently with itself", i).isEqualTo(1);
+        }
+        // Every run was counted once, and shared: far fewer runs than 16 × 500 × 4 requests for checks.
+        assertThat(checker.metrics().runs()).isEqualTo(runs.get());
+        assertThat(runs.get()).isLessThanOrEqualTo(16 * 500 * checks);
+    }
+
     private void storm(ExecutorService probes, int requests) throws Exception {
         List<Future<HealthReport>> reports = new ArrayList<>();
         CountDownLatch go = new CountDownLatch(1);

@@ -38,6 +38,20 @@ class HealthCheckerTest {
         toClose.forEach(HealthChecker::close);
     }
 
+    /** A check that never returns unless interrupted; it records the interrupt. */
+    static HealthCheck hung(CountDownLatch started, AtomicBoolean interrupted) {
+        return () -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return CheckResult.healthy();
+        };
+    }
+
     /** A dependency call that takes {@code latency} of manual time: completes when the scheduler gets there. */
     private CompletableFuture<Void> call(Duration latency) {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -103,16 +117,7 @@ class HealthCheckerTest {
         HealthChecker checker = checker("hung");
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch hungStarted = new CountDownLatch(1);
-        checker.register(HealthLevel.READINESS, "hung", () -> {
-            hungStarted.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-            }
-            return CheckResult.healthy();
-        });
+        checker.register(HealthLevel.READINESS, "hung", hung(hungStarted, interrupted));
         checker.register(HealthLevel.READINESS, "fast", CheckResult::healthy);
         CountDownLatch slowStarted = new CountDownLatch(1);
         checker.register(HealthLevel.READINESS, "slowish", () -> {
@@ -125,6 +130,8 @@ class HealthCheckerTest {
         CompletableFuture<HealthReport> report = checker.checkAsync(HealthLevel.READINESS);
         assertThat(hungStarted.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(slowStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        // The fast check finishes before manual time moves (its pool thread may be scheduled late).
+        await().atMost(Duration.ofSeconds(30)).until(() -> checker.metrics().runs() == 1);
         scheduler.advance(Duration.ofMillis(300));
         // Let the pool thread record the end before time moves on (manual time does not wait for it).
         await().atMost(Duration.ofSeconds(30))
@@ -370,16 +377,7 @@ class HealthCheckerTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch started = new CountDownLatch(4);
         for (int i = 0; i < 4; i++) {
-            checker.register(HealthLevel.DEEP, "hung" + i, () -> {
-                started.countDown();
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    interrupted.set(true);
-                    throw e;
-                }
-                return CheckResult.healthy();
-            });
+            checker.register(HealthLevel.DEEP, "hung" + i, hung(started, interrupted));
         }
         CompletableFuture<HealthReport> report = checker.checkAsync(HealthLevel.DEEP);
         assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();

@@ -84,15 +84,17 @@ public final class ConcurrencyLimiter implements Gate {
     private static final VarHandle UPDATING;
     private static final VarHandle PENDING;
     private static final VarHandle SAMPLES;
+    private static final VarHandle LIMIT;
     /** Latencies above this are stored as this in the packed pending sample. */
     private static final long MAX_PENDING_RTT = Long.MAX_VALUE >>> 2;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            UPDATING = lookup.findVarHandle(ConcurrencyLimiter.class, "updating", int.class);
-            PENDING = lookup.findVarHandle(ConcurrencyLimiter.class, "pending", long.class);
-            SAMPLES = lookup.findVarHandle(ConcurrencyLimiter.class, "samples", long.class);
+            UPDATING = lookup.findVarHandle(Writer.class, "updating", int.class);
+            PENDING = lookup.findVarHandle(Writer.class, "pending", long.class);
+            SAMPLES = lookup.findVarHandle(Writer.class, "samples", long.class);
+            LIMIT = lookup.findVarHandle(ConcurrencyLimiter.class, "limit", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -113,16 +115,12 @@ public final class ConcurrencyLimiter implements Gate {
     private final LongAdder drops = new LongAdder();
     private final EventListeners<ConcurrencyLimiterEvent> listeners = new EventListeners<>();
 
-    /** The limit in force; written only by the writer that holds {@link #updating}. */
+    private final boolean waits;
+    /** What completions write, on its own cache lines, away from what admissions read. */
+    private final Writer writer = new Writer();
+
+    /** The limit in force; written only by the writer that holds {@code writer.updating}. */
     private volatile int limit;
-    /** 1 while a thread runs the algorithm. */
-    private volatile int updating;
-    /** A sample folded in while the writer was busy: {@code (rtt + 1) << 1 | drop}, 0 when none. */
-    private volatile long pending;
-    /** Samples applied; written by the writer only (release store), read with acquire. */
-    private long samples;
-    /** Whether the limit is at the floor (the WARN was logged); writer only. */
-    private boolean atFloor;
 
     private ConcurrencyLimiter(String name, ConcurrencyLimiterConfig config) {
         this.name = Validate.name("ConcurrencyLimiter", name);
@@ -135,6 +133,7 @@ public final class ConcurrencyLimiter implements Gate {
         this.maxWaitNanos = config.maxWaitNanos();
         this.lifo = config.waitOrder() == ConcurrencyLimiterConfig.WaitOrder.LIFO;
         this.waiters = new WaitQueue(lifo, config.maxWaiters());
+        this.waits = maxWaitNanos > 0;
         this.limit = algorithm.initialLimit();
     }
 
@@ -285,12 +284,16 @@ public final class ConcurrencyLimiter implements Gate {
 
     private void release() {
         inflight.decrement();
-        waiters.grant(slots);
+        if (waits) {
+            waiters.grant(slots);
+        }
     }
 
     private void complete(long now, long latencyNanos, boolean drop) {
         int before = inflight.decrement();
-        waiters.grant(slots);
+        if (waits) {
+            waiters.grant(slots);
+        }
         if (drop) {
             drops.increment();
         }
@@ -300,61 +303,70 @@ public final class ConcurrencyLimiter implements Gate {
     // ------------------------------------------------------------------ the single writer
 
     private void sample(long now, long rtt, int inflightAtEnd, boolean drop) {
-        if (UPDATING.compareAndSet(this, 0, 1)) {
+        Writer w = writer;
+        if ((int) UPDATING.getOpaque(w) == 0 && UPDATING.compareAndSet(w, 0, 1)) {
             try {
                 apply(now, rtt, inflightAtEnd, drop);
             } finally {
-                updating = 0;
+                // A release store is enough: a sample folded meanwhile is applied by the next completion
+                // at the latest (it stays in `pending`), never lost.
+                UPDATING.setRelease(w, 0);
             }
         } else {
-            fold(rtt, drop);
+            fold(w, rtt, drop);
         }
         // A sample folded while this thread (or the writer it lost to) was applying: apply it now.
         // Two rounds at most, so one completion never runs the algorithm for a stream of others.
-        for (int round = 0; round < 2 && pending != 0 && UPDATING.compareAndSet(this, 0, 1); round++) {
+        for (int round = 0; round < 2 && w.pending != 0 && (int) UPDATING.getOpaque(w) == 0
+                && UPDATING.compareAndSet(w, 0, 1); round++) {
             try {
-                long p = (long) PENDING.getAndSet(this, 0L);
+                long p = (long) PENDING.getAndSet(w, 0L);
                 if (p != 0) {
                     apply(now, (p >>> 1) - 1, inflight.get(), (p & 1) != 0);
                 }
             } finally {
-                updating = 0;
+                UPDATING.setRelease(w, 0);
             }
         }
     }
 
     /** Merges a sample into the pending one: the larger latency, and drop if either dropped. */
-    private void fold(long rtt, boolean drop) {
+    private static void fold(Writer w, long rtt, boolean drop) {
         long capped = Math.min(rtt, MAX_PENDING_RTT);
         long current;
         long next;
         do {
-            current = pending;
+            current = w.pending;
             long currentRtt = current == 0 ? -1 : (current >>> 1) - 1;
+            if (currentRtt >= capped && ((current & 1) != 0 || !drop)) {
+                return; // already covered: the pending sample is at least as slow and as much a drop
+            }
             next = ((Math.max(currentRtt, capped) + 1) << 1) | (current & 1) | (drop ? 1 : 0);
-        } while (!PENDING.compareAndSet(this, current, next));
+        } while (!PENDING.compareAndSet(w, current, next));
     }
 
     private void apply(long now, long rtt, int inflightAtEnd, boolean drop) {
         int old = limit;
         int next = algorithm.update(now, rtt, inflightAtEnd, drop);
-        SAMPLES.setRelease(this, samples + 1);
+        Writer w = writer;
+        SAMPLES.setRelease(w, w.samples + 1);
         if (next != old) {
-            limit = next;
+            LIMIT.setVolatile(this, next);
             limitChanged(now, old, next);
         }
     }
 
     private void limitChanged(long now, int old, int next) {
-        if (next > old) {
+        if (next > old && waits) {
             waiters.grant(slots);
         }
-        if (next <= minLimit && !atFloor) {
-            atFloor = true;
+        Writer w = writer;
+        if (next <= minLimit && !w.atFloor) {
+            w.atFloor = true;
             LOG.warn("ConcurrencyLimiter '{}' fell to its floor of {} concurrent requests: latency or drops say the "
                     + "service is overloaded and it is shedding as hard as it can", name, next);
-        } else if (next > minLimit && atFloor) {
-            atFloor = false;
+        } else if (next > minLimit && w.atFloor) {
+            w.atFloor = false;
             LOG.info("ConcurrencyLimiter '{}' rose above its floor: limit {}", name, next);
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("ConcurrencyLimiter '{}' limit {} -> {} ({} in flight)", name, old, next, inflight.get());
@@ -399,7 +411,7 @@ public final class ConcurrencyLimiter implements Gate {
     /** @return a snapshot of the state and counters */
     public ConcurrencyLimiterMetrics metrics() {
         return new ConcurrencyLimiterMetrics(limit, inflight.get(), waiters.size(), rejected.sum(), drops.sum(),
-                (long) SAMPLES.getAcquire(this));
+                (long) SAMPLES.getAcquire(writer));
     }
 
     /**
@@ -425,6 +437,27 @@ public final class ConcurrencyLimiter implements Gate {
     public String toString() {
         return "ConcurrencyLimiter[" + name + ", inflight=" + inflight.get() + "/" + limit + ", waiting="
                 + waiters.size() + ", " + algorithm + "]";
+    }
+
+    /** Padding before the writer's fields. */
+    abstract static class WriterPad {
+        long p00, p01, p02, p03, p04, p05, p06, p07;
+    }
+
+    /**
+     * The single writer's state, padded on both sides: completions write it on every sample, and it must
+     * not share a cache line with {@code limit}, which every admission reads.
+     */
+    static final class Writer extends WriterPad {
+        /** 1 while a thread runs the algorithm. */
+        volatile int updating;
+        /** A sample folded in while the writer was busy: {@code (rtt + 1) << 1 | drop}, 0 when none. */
+        volatile long pending;
+        /** Samples applied; written by the writer only (release store), read with acquire. */
+        long samples;
+        /** Whether the limit is at the floor (the WARN was logged); writer only. */
+        boolean atFloor;
+        long p10, p11, p12, p13, p14, p15, p16, p17;
     }
 
     /** The limiter's slots as seen by its wait queue. */

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+// Line length: tables of cases, one per line. try: scopes opened only for their effect on the current thread.
+@SuppressWarnings({"checkstyle:LineLength", "try"})
 class PidShedderTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();

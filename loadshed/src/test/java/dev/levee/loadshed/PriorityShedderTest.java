@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class PriorityShedderTest {
     private final double[] load = {0};
 

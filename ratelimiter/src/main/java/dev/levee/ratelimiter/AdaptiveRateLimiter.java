@@ -3,6 +3,7 @@ package dev.levee.ratelimiter;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
 import dev.levee.ratelimiter.internal.GcraLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import java.lang.invoke.MethodHandles;
@@ -57,18 +58,19 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     private volatile double rate;
     private volatile double floorNanos = Double.NaN;
 
-    private AdaptiveRateLimiter(AdaptiveRateLimiterConfig config) {
-        this.config = config;
+    private AdaptiveRateLimiter(String name, AdaptiveRateLimiterConfig config) {
+        Validate.name(AdaptiveRateLimiterConfig.POLICY, name);
+        this.config = Validate.notNull(Validate.describe(AdaptiveRateLimiterConfig.POLICY, name), "config", config);
         this.rate = config.initialRate();
         long interval = intervalOf(config.initialRate());
-        RateLimiterConfig gcra = RateLimiterConfig.builder(config.name())
+        RateLimiterConfig gcra = RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.GCRA)
                 .rate(Math.max(1L, 1_000_000_000L / interval), Duration.ofSeconds(1))
                 .burst(config.burst())
                 .ticker(config.ticker())
                 .sleeper(config.sleeper())
                 .build();
-        this.delegate = new GcraLimiter(new LimiterContext(config.name(), config.ticker(), config.sleeper()), gcra);
+        this.delegate = new GcraLimiter(new LimiterContext(name, config.ticker(), config.sleeper()), gcra);
         this.delegate.setInterval(interval);
         this.nextAdjust = config.ticker().read() + config.adjustIntervalNanos();
     }
@@ -76,11 +78,23 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     /**
      * Creates an adaptive limiter.
      *
-     * @param config the config
+     * @param name the limiter's name (in rejections, events, metrics)
+     * @param config the config (nameless, shareable)
+     * @return the limiter
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
+     */
+    public static AdaptiveRateLimiter of(String name, AdaptiveRateLimiterConfig config) {
+        return new AdaptiveRateLimiter(name, config);
+    }
+
+    /**
+     * Creates an adaptive limiter with {@link AdaptiveRateLimiterConfig#defaults()}.
+     *
+     * @param name the limiter's name
      * @return the limiter
      */
-    public static AdaptiveRateLimiter of(AdaptiveRateLimiterConfig config) {
-        return new AdaptiveRateLimiter(config);
+    public static AdaptiveRateLimiter ofDefaults(String name) {
+        return new AdaptiveRateLimiter(name, AdaptiveRateLimiterConfig.defaults());
     }
 
     private static long intervalOf(double ratePerSecond) {
@@ -160,6 +174,12 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     }
 
     @Override
+    public java.util.concurrent.CompletionStage<Void> acquireAsync(long nowNanos) {
+        maybeAdjust(nowNanos);
+        return delegate.acquireAsync(nowNanos);
+    }
+
+    @Override
     public void acquire(int permits, Duration maxWait) {
         maybeAdjust(config.ticker().read());
         delegate.acquire(permits, maxWait);
@@ -184,6 +204,11 @@ public final class AdaptiveRateLimiter implements RateLimiter {
         samples.increment();
         latencySum.add(Math.max(0L, latencyNanos));
         failures.increment();
+    }
+
+    @Override
+    public RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        return delegate.peek(nowNanos, into);
     }
 
     @Override

@@ -7,7 +7,9 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 
 /**
- * The immutable configuration of an {@link AdaptiveRateLimiter}. Build with {@link #builder(String)}.
+ * The immutable configuration of an {@link AdaptiveRateLimiter}. Nameless and shareable (the name goes to
+ * the limiter: {@code AdaptiveRateLimiter.of(name, config)}); build with {@link #builder()}, start from
+ * {@link #defaults()} or {@link #toBuilder()}.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
@@ -33,7 +35,27 @@ import java.time.Duration;
  * than TCP's 0.5 because a rate limiter usually sits in front of a pool that recovers quickly.
  */
 public final class AdaptiveRateLimiterConfig {
-    private final String name;
+    /** The policy named in config errors (a config has no name of its own). */
+    static final String POLICY = "AdaptiveRateLimiter";
+    /** Default lowest rate: 1 permit per second. */
+    public static final double DEFAULT_MIN_RATE = 1.0;
+    /** Default highest rate: 1000 permits per second. */
+    public static final double DEFAULT_MAX_RATE = 1000.0;
+    /** Default burst: 10. */
+    public static final long DEFAULT_BURST = 10;
+    /** Default adjustment interval: 1 s. */
+    public static final Duration DEFAULT_ADJUST_INTERVAL = Duration.ofSeconds(1);
+    /** Default calls an interval needs to act on it: 10. */
+    public static final long DEFAULT_MIN_SAMPLES = 10;
+    /** Default latency ratio to the floor above which the rate is cut: 2. */
+    public static final double DEFAULT_LATENCY_TOLERANCE = 2.0;
+    /** Default latency ratio to the floor below which the rate is raised: 1.25. */
+    public static final double DEFAULT_NEAR_FLOOR = 1.25;
+    /** Default failure share above which the rate is cut, a fraction: 0.05. */
+    public static final double DEFAULT_ERROR_RATE_THRESHOLD = 0.05;
+    /** Default multiplicative cut: 0.75. */
+    public static final double DEFAULT_DECREASE_FACTOR = 0.75;
+
     private final double minRate;
     private final double maxRate;
     private final double initialRate;
@@ -49,7 +71,6 @@ public final class AdaptiveRateLimiterConfig {
     private final Sleeper sleeper;
 
     private AdaptiveRateLimiterConfig(Builder b, double initialRate, double increaseStep) {
-        this.name = b.name;
         this.minRate = b.minRate;
         this.maxRate = b.maxRate;
         this.initialRate = initialRate;
@@ -66,18 +87,33 @@ public final class AdaptiveRateLimiterConfig {
     }
 
     /**
-     * Starts a config.
+     * Starts a config from the defaults.
      *
-     * @param name the limiter's name
      * @return a builder with the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** @return the name */
-    public String name() {
-        return name;
+    /**
+     * The default config.
+     *
+     * @return a config with every default
+     */
+    public static AdaptiveRateLimiterConfig defaults() {
+        return builder().build();
+    }
+
+    /**
+     * A builder holding this config's values.
+     *
+     * @return a builder
+     */
+    public Builder toBuilder() {
+        return new Builder().minRate(minRate).maxRate(maxRate).initialRate(initialRate).burst(burst)
+                .adjustInterval(Duration.ofNanos(adjustIntervalNanos)).minSamples(minSamples)
+                .latencyTolerance(latencyTolerance).nearFloor(nearFloor).errorRateThreshold(errorRateThreshold)
+                .decreaseFactor(decreaseFactor).increaseStep(increaseStep).ticker(ticker).sleeper(sleeper);
     }
 
     /** @return the minimum rate, permits per second */
@@ -147,28 +183,28 @@ public final class AdaptiveRateLimiterConfig {
 
     /** Builds an {@link AdaptiveRateLimiterConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private final String name;
-        private double minRate = 1.0;
-        private double maxRate = 1000.0;
+        private double minRate = DEFAULT_MIN_RATE;
+        private double maxRate = DEFAULT_MAX_RATE;
         private double initialRate = Double.NaN;
-        private long burst = 10;
-        private Duration adjustInterval = Duration.ofSeconds(1);
-        private long minSamples = 10;
-        private double latencyTolerance = 2.0;
-        private double nearFloor = 1.25;
-        private double errorRateThreshold = 0.05;
-        private double decreaseFactor = 0.75;
+        private long burst = DEFAULT_BURST;
+        private Duration adjustInterval = DEFAULT_ADJUST_INTERVAL;
+        private long minSamples = DEFAULT_MIN_SAMPLES;
+        private double latencyTolerance = DEFAULT_LATENCY_TOLERANCE;
+        private double nearFloor = DEFAULT_NEAR_FLOOR;
+        private double errorRateThreshold = DEFAULT_ERROR_RATE_THRESHOLD;
+        private double decreaseFactor = DEFAULT_DECREASE_FACTOR;
         private double increaseStep = Double.NaN;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
 
-        private Builder(String name) {
-            this.name = name;
-        }
+        private Builder() {}
 
         /**
+
          * @param minRate permits per second, &gt; 0
+
          * @return this builder
+
          */
         public Builder minRate(double minRate) {
             this.minRate = minRate;
@@ -176,8 +212,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param maxRate permits per second, in [minRate, 1e9]
+
          * @return this builder
+
          */
         public Builder maxRate(double maxRate) {
             this.maxRate = maxRate;
@@ -185,8 +224,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param initialRate permits per second, in [minRate, maxRate]
+
          * @return this builder
+
          */
         public Builder initialRate(double initialRate) {
             this.initialRate = initialRate;
@@ -194,8 +236,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param burst in [1, 1e6]
+
          * @return this builder
+
          */
         public Builder burst(long burst) {
             this.burst = burst;
@@ -203,8 +248,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param adjustInterval in [1 ms, 1 h]
+
          * @return this builder
+
          */
         public Builder adjustInterval(Duration adjustInterval) {
             this.adjustInterval = adjustInterval;
@@ -212,8 +260,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param minSamples at least 1
+
          * @return this builder
+
          */
         public Builder minSamples(long minSamples) {
             this.minSamples = minSamples;
@@ -221,8 +272,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param latencyTolerance in (1, 100]
+
          * @return this builder
+
          */
         public Builder latencyTolerance(double latencyTolerance) {
             this.latencyTolerance = latencyTolerance;
@@ -230,8 +284,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param nearFloor in [1, latencyTolerance]
+
          * @return this builder
+
          */
         public Builder nearFloor(double nearFloor) {
             this.nearFloor = nearFloor;
@@ -239,8 +296,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param errorRateThreshold in [0, 1]
+
          * @return this builder
+
          */
         public Builder errorRateThreshold(double errorRateThreshold) {
             this.errorRateThreshold = errorRateThreshold;
@@ -248,8 +308,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param decreaseFactor in (0, 1)
+
          * @return this builder
+
          */
         public Builder decreaseFactor(double decreaseFactor) {
             this.decreaseFactor = decreaseFactor;
@@ -257,8 +320,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param increaseStep permits per second, &gt; 0
+
          * @return this builder
+
          */
         public Builder increaseStep(double increaseStep) {
             this.increaseStep = increaseStep;
@@ -266,8 +332,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param ticker not null
+
          * @return this builder
+
          */
         public Builder ticker(Ticker ticker) {
             this.ticker = ticker;
@@ -275,8 +344,11 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+
          * @param sleeper not null
+
          * @return this builder
+
          */
         public Builder sleeper(Sleeper sleeper) {
             this.sleeper = sleeper;
@@ -290,8 +362,7 @@ public final class AdaptiveRateLimiterConfig {
          * @throws InvalidConfigException if a field is out of bounds
          */
         public AdaptiveRateLimiterConfig build() {
-            Validate.name("AdaptiveRateLimiter", name);
-            String policy = Validate.describe("AdaptiveRateLimiter", name);
+            String policy = POLICY;
             Validate.positive(policy, "minRate", minRate);
             Validate.inRange(policy, "maxRate", maxRate, minRate, 1e9);
             double initial = Double.isNaN(initialRate) ? maxRate / 2 : initialRate;
@@ -308,6 +379,11 @@ public final class AdaptiveRateLimiterConfig {
             Validate.check(latencyTolerance > 1.0 && latencyTolerance <= 100.0, policy, "latencyTolerance",
                     "in (1.0, 100.0]", latencyTolerance);
             Validate.inRange(policy, "nearFloor", nearFloor, 1.0, latencyTolerance);
+            if (errorRateThreshold > 1 && errorRateThreshold <= 100) {
+                throw new dev.levee.core.InvalidConfigException(policy, "errorRateThreshold", "a fraction in [0, 1] ("
+                        + errorRateThreshold + " looks like a percent: write " + errorRateThreshold / 100 + ")",
+                        errorRateThreshold);
+            }
             Validate.inRange(policy, "errorRateThreshold", errorRateThreshold, 0.0, 1.0);
             Validate.check(decreaseFactor > 0.0 && decreaseFactor < 1.0, policy, "decreaseFactor", "in (0.0, 1.0)",
                     decreaseFactor);

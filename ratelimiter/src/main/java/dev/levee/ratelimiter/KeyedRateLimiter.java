@@ -9,7 +9,6 @@ import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -87,7 +86,7 @@ public final class KeyedRateLimiter<K> {
      * @param key the key; not null
      * @return its limiter
      */
-    public RateLimiter limiter(K key) {
+    public RateLimiter forKey(K key) {
         return registry.get(key);
     }
 
@@ -212,7 +211,8 @@ public final class KeyedRateLimiter<K> {
          * @return this builder
          */
         public Builder<K> tier(String tier, RateLimiterConfig config) {
-            tiers.put(Objects.requireNonNull(tier, "tier"), Objects.requireNonNull(config, "config"));
+            String policy = Validate.describe("KeyedRateLimiter", name);
+            tiers.put(Validate.notNull(policy, "tier", tier), Validate.notNull(policy, "tier config", config));
             return this;
         }
 

@@ -18,6 +18,7 @@ public final class RateLimitDecision {
     private boolean allowed;
     private long limit;
     private long remaining;
+    private long balance;
     private long retryAfterNanos;
     private long resetAfterNanos;
 
@@ -29,7 +30,9 @@ public final class RateLimitDecision {
      *
      * @param allowed whether the permits were granted
      * @param limit the quota the limiter enforces per period (for {@code RateLimit-Policy})
-     * @param remaining permits still available at once after this decision, at least 0
+     * @param remaining permits still available at once after this decision; a negative value is a debt
+     *     (permits booked ahead by waiting callers), kept in {@link #balance()} and shown as 0 by
+     *     {@link #remaining()}
      * @param retryAfterNanos when refused, how long until the permits could be granted; 0 if granted
      * @param resetAfterNanos how long until the limiter is fully replenished
      * @return this decision
@@ -39,6 +42,7 @@ public final class RateLimitDecision {
         this.allowed = allowed;
         this.limit = limit;
         this.remaining = Math.max(0L, remaining);
+        this.balance = remaining;
         this.retryAfterNanos = allowed ? 0L : Math.max(0L, retryAfterNanos);
         this.resetAfterNanos = Math.max(0L, resetAfterNanos);
         return this;
@@ -69,6 +73,17 @@ public final class RateLimitDecision {
      */
     public long remaining() {
         return remaining;
+    }
+
+    /**
+     * The permits available at once, without clamping at 0: negative while the limiter is in debt
+     * (GCRA, leaky bucket and token bucket callers that waited booked permits ahead; {@code -3} means
+     * three permits are owed before anyone else is served). Equal to {@link #remaining()} otherwise.
+     *
+     * @return the signed balance
+     */
+    public long balance() {
+        return balance;
     }
 
     /**

@@ -24,6 +24,23 @@ public final class RateLimitHeaders {
     public static final String RATE_LIMIT = "RateLimit";
     /** {@code RateLimit-Policy}. */
     public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
+    /** {@code X-RateLimit-Limit}: the quota per period (the de-facto header family, seed 001). */
+    public static final String X_RATE_LIMIT_LIMIT = "X-RateLimit-Limit";
+    /** {@code X-RateLimit-Remaining}: permits left now. */
+    public static final String X_RATE_LIMIT_REMAINING = "X-RateLimit-Remaining";
+    /** {@code X-RateLimit-Reset}: seconds until the limiter is fully replenished (a delta, not an epoch). */
+    public static final String X_RATE_LIMIT_RESET = "X-RateLimit-Reset";
+
+    /** Which header family {@link #write(RateLimiter, RateLimitDecision, BiConsumer, Style)} writes. */
+    public enum Style {
+        /** The IETF fields {@code RateLimit-Policy} and {@code RateLimit} (the default). */
+        IETF,
+        /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining}, {@code X-RateLimit-Reset}. */
+        X_RATE_LIMIT,
+        /** Both families, for clients of either. */
+        BOTH
+    }
+
     /** A retry hint never advertised beyond a day: "never" is not a useful header value. */
     private static final long MAX_SECONDS = 86_400L;
 
@@ -83,8 +100,31 @@ public final class RateLimitHeaders {
      * @param header receives (name, value) pairs
      */
     public static void write(RateLimiter limiter, RateLimitDecision decision, BiConsumer<String, String> header) {
-        header.accept(RATE_LIMIT_POLICY, rateLimitPolicy(limiter));
-        header.accept(RATE_LIMIT, rateLimit(limiter.name(), decision));
+        write(limiter, decision, header, Style.IETF);
+    }
+
+    /**
+     * Writes the header family {@code style} names — the IETF fields, the {@code X-RateLimit-*} trio
+     * ({@code Limit} = the limit per period, {@code Remaining} = permits left, {@code Reset} = seconds
+     * until fully replenished, rounded up and capped at a day), or both — and {@code Retry-After} if
+     * the decision refused.
+     *
+     * @param limiter the limiter that decided
+     * @param decision its decision (or a {@link RateLimiter#peek} of it)
+     * @param header receives (name, value) pairs
+     * @param style which header family
+     */
+    public static void write(RateLimiter limiter, RateLimitDecision decision, BiConsumer<String, String> header,
+            Style style) {
+        if (style != Style.X_RATE_LIMIT) {
+            header.accept(RATE_LIMIT_POLICY, rateLimitPolicy(limiter));
+            header.accept(RATE_LIMIT, rateLimit(limiter.name(), decision));
+        }
+        if (style != Style.IETF) {
+            header.accept(X_RATE_LIMIT_LIMIT, Long.toString(limiter.limit()));
+            header.accept(X_RATE_LIMIT_REMAINING, Long.toString(decision.remaining()));
+            header.accept(X_RATE_LIMIT_RESET, Long.toString(Math.min(MAX_SECONDS, decision.resetAfterSeconds())));
+        }
         if (!decision.allowed()) {
             header.accept(RETRY_AFTER, retryAfter(decision));
         }

@@ -1,6 +1,7 @@
 package dev.levee.ratelimiter;
 
 import dev.levee.core.Gate;
+import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RateLimitedException;
 import dev.levee.core.Subscription;
 import dev.levee.ratelimiter.internal.Limiters;
@@ -36,29 +37,42 @@ import java.util.function.Consumer;
  * {@link #availablePermits(long)} and {@link #setRate(long, Duration)}; everything else has a
  * default or is bookkeeping.
  *
- * <p>Thread-safe. Build one with {@link #of(RateLimiterConfig)}.
+ * <p>Thread-safe. Build one with {@link #of(String, RateLimiterConfig)} or {@link #ofDefaults(String)}.
  */
 public interface RateLimiter extends Gate {
 
     /**
-     * Creates a limiter named and configured by {@code config}.
+     * Creates a limiter. Configs are nameless: one config may serve many limiters.
      *
+     * @param name the limiter's name (in rejections, events, logs and metrics); not blank
      * @param config the config
      * @return a new limiter
-     */
-    static RateLimiter of(RateLimiterConfig config) {
-        return Limiters.create(config.name(), config);
-    }
-
-    /**
-     * Creates a limiter with another name than its config's (one config, many limiters).
-     *
-     * @param name the limiter's name
-     * @param config the config
-     * @return a new limiter
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
     static RateLimiter of(String name, RateLimiterConfig config) {
         return Limiters.create(name, config);
+    }
+
+    /**
+     * Creates a limiter with {@link RateLimiterConfig#defaults()} (GCRA, 100 per second, no waiting).
+     *
+     * @param name the limiter's name; not blank
+     * @return a new limiter
+     * @throws dev.levee.core.InvalidConfigException if the name is blank
+     */
+    static RateLimiter ofDefaults(String name) {
+        return Limiters.create(name, RateLimiterConfig.defaults());
+    }
+
+    /**
+     * A registry of limiters by name, created on first use from the default config or a named one
+     * ({@link PolicyRegistry#addConfig}), as every pattern's registry is built.
+     *
+     * @param defaultConfig the config of limiters created without a named config
+     * @return a new registry
+     */
+    static PolicyRegistry<RateLimiterConfig, RateLimiter> registry(RateLimiterConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, RateLimiter::of);
     }
 
     /**
@@ -119,6 +133,23 @@ public interface RateLimiter extends Gate {
      * @return {@code into.allowed()}
      */
     boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into);
+
+    /**
+     * A zero-permit peek: fills {@code into} with what a one-permit request would see now —
+     * {@code allowed} (a permit is available), {@code remaining} and {@link RateLimitDecision#balance()}
+     * (the debt, if any), {@code retryAfter} and {@code resetAfter} — without taking anything and
+     * without counting a refusal. For a status endpoint or response headers on requests that are not
+     * limited themselves. Allocates nothing. (Implementations outside this module should override the
+     * default, which knows only {@link #availablePermits(long)}.)
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @param into overwritten with the state
+     * @return {@code into}
+     */
+    default RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        long available = availablePermits(nowNanos);
+        return into.set(available > 0, limit(), available, 0L, 0L);
+    }
 
     /**
      * Takes {@code permits} if available now and returns the full decision (allocates one object).
@@ -191,6 +222,15 @@ public interface RateLimiter extends Gate {
      */
     default long availablePermits() {
         return availablePermits(ticker().read());
+    }
+
+    /**
+     * A snapshot of the rate in force and the permits available now. Allocates; for monitoring.
+     *
+     * @return the snapshot
+     */
+    default RateLimiterMetrics metrics() {
+        return new RateLimiterMetrics(limit(), periodNanos(), availablePermits(ticker().read()), waitingCallers());
     }
 
     /**

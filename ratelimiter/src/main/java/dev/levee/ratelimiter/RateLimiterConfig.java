@@ -2,7 +2,10 @@ package dev.levee.ratelimiter;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.InvalidConfigException;
+import dev.levee.core.Scheduler;
 import dev.levee.core.Sleeper;
+import dev.levee.core.internal.AsyncWaitQueue;
+import java.util.concurrent.Executor;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
@@ -12,8 +15,12 @@ import org.jspecify.annotations.Nullable;
  * The immutable configuration of a {@link RateLimiter}: which algorithm, how many permits per period,
  * how large a burst, how long a caller may wait, optional warm-up, and the time sources.
  *
- * <p>Build with {@link #builder(String)}; {@link Builder#build()} validates every field and names the
- * limiter, the field, the bound and the value in its {@link InvalidConfigException}.
+ * <p>Nameless and shareable: the name goes to the limiter ({@code RateLimiter.of(name, config)}), so one
+ * config serves many limiters. Build with {@link #builder()} (or start from {@link #defaults()} or
+ * {@link #toBuilder()}); {@link Builder#build()} validates every field and names the policy
+ * ({@code RateLimiter}), the field, the bound and the value in its {@link InvalidConfigException},
+ * nulls included. Each default is a {@code DEFAULT_*} constant; {@code docs/ratelimiter.md} has the
+ * "seed default — Levee default — why" table.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
@@ -25,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  *       of window algorithms)</td></tr>
  *   <tr><td>burst</td><td>= limit</td><td>[1, 1,000,000,000]</td><td>permits available at once
  *       (GCRA, token bucket capacity); ignored by windows and the leaky bucket</td></tr>
+ *   <tr><td>initialTokens</td><td>= burst (a full bucket, seed 002)</td><td>[0, burst]; token bucket
+ *       only</td><td>tokens a new token bucket holds</td></tr>
  *   <tr><td>maxWait</td><td>0 (leaky bucket: 1 s)</td><td>&ge; 0</td><td>how long a call through
  *       the policy may wait for a permit</td></tr>
  *   <tr><td>warmUp</td><td>0 (off)</td><td>&ge; 0; GCRA and leaky bucket only</td><td>a new limiter
@@ -32,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>coldFactor</td><td>3.0</td><td>[1, 100]</td><td>how much slower a cold limiter
  *       starts</td></tr>
  *   <tr><td>ticker, sleeper</td><td>system</td><td>not null</td><td>time sources</td></tr>
+ *   <tr><td>scheduler</td><td>{@link Scheduler#system()}</td><td>not null</td><td>times the waits of
+ *       asynchronous callers ({@code executeAsync} with a {@code maxWait}); never blocks a thread</td></tr>
+ *   <tr><td>asyncExecutor</td><td>the common fork-join pool</td><td>not null</td><td>where an
+ *       asynchronous caller that waited is resumed; its call never runs on the scheduler's thread</td></tr>
  * </table>
  *
  * <p>The default limit (100 per second, burst 100, no waiting) is a starting point for an API
@@ -45,39 +58,70 @@ public final class RateLimiterConfig {
     public static final long MAX_LIMIT = 1_000_000_000L;
     static final long MIN_PERIOD_NANOS = 1_000L;
     static final long MAX_PERIOD_NANOS = Duration.ofDays(366).toNanos();
+    /** The policy named in config errors (a config has no name of its own). */
+    static final String POLICY = "RateLimiter";
 
-    private final String name;
+    /** Default algorithm: GCRA (seed 000: "GCRA … handles rate limiting with sub-millisecond precision"). */
+    public static final RateLimitAlgorithm DEFAULT_ALGORITHM = RateLimitAlgorithm.GCRA;
+    /** Default limit: 100 permits per period. */
+    public static final long DEFAULT_LIMIT = 100;
+    /** Default period: 1 s. */
+    public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+    /** Default wait of a call through the policy: none (fail fast). */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
+    /** Default wait of the leaky bucket, whose point is queueing: 1 s. */
+    public static final Duration DEFAULT_LEAKY_BUCKET_MAX_WAIT = Duration.ofSeconds(1);
+    /** Default warm-up: none. */
+    public static final Duration DEFAULT_WARM_UP = Duration.ZERO;
+    /** Default cold factor of a warming limiter: 3 (Guava's). */
+    public static final double DEFAULT_COLD_FACTOR = 3.0;
+
+    private static final RateLimiterConfig DEFAULTS = builder().build();
+
     private final RateLimitAlgorithm algorithm;
     private final long limit;
     private final long periodNanos;
     private final long burst;
+    private final long initialTokens;
     private final long maxWaitNanos;
     private final long warmUpNanos;
     private final double coldFactor;
     private final Ticker ticker;
     private final Sleeper sleeper;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
-    private RateLimiterConfig(Builder b, long burst, long maxWaitNanos) {
-        this.name = b.name;
+    private RateLimiterConfig(Builder b, long burst, long initialTokens, long maxWaitNanos) {
         this.algorithm = b.algorithm;
         this.limit = b.limit;
         this.periodNanos = b.period.toNanos();
         this.burst = burst;
+        this.initialTokens = initialTokens;
         this.maxWaitNanos = maxWaitNanos;
         this.warmUpNanos = b.warmUp.toNanos();
         this.coldFactor = b.coldFactor;
         this.ticker = b.ticker;
         this.sleeper = b.sleeper;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /**
-     * Starts a config.
+     * Starts a config from the defaults.
      *
-     * @param name the limiter's name (used in rejections, events, metrics); not blank
      * @return a builder with the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The default config: GCRA, 100 per second, burst 100, no waiting.
+     *
+     * @return the shared default config
+     */
+    public static RateLimiterConfig defaults() {
+        return DEFAULTS;
     }
 
     /**
@@ -86,7 +130,7 @@ public final class RateLimiterConfig {
      * @return a builder
      */
     public Builder toBuilder() {
-        Builder b = new Builder(name)
+        Builder b = new Builder()
                 .algorithm(algorithm)
                 .limit(limit)
                 .period(Duration.ofNanos(periodNanos))
@@ -94,14 +138,14 @@ public final class RateLimiterConfig {
                 .warmUp(Duration.ofNanos(warmUpNanos))
                 .coldFactor(coldFactor)
                 .ticker(ticker)
-                .sleeper(sleeper);
+                .sleeper(sleeper)
+                .scheduler(scheduler)
+                .asyncExecutor(asyncExecutor);
         b.burst = burst;
+        if (algorithm == RateLimitAlgorithm.TOKEN_BUCKET && initialTokens != burst) {
+            b.initialTokens = initialTokens; // set by the user: keep it (a full bucket follows the burst)
+        }
         return b;
-    }
-
-    /** @return the name */
-    public String name() {
-        return name;
     }
 
     /** @return the algorithm */
@@ -129,6 +173,11 @@ public final class RateLimiterConfig {
         return burst;
     }
 
+    /** @return tokens a new token bucket holds (the burst unless set) */
+    public long initialTokens() {
+        return initialTokens;
+    }
+
     /** @return how long a call through the policy may wait, in nanoseconds */
     public long maxWaitNanos() {
         return maxWaitNanos;
@@ -154,10 +203,21 @@ public final class RateLimiterConfig {
         return sleeper;
     }
 
+    /** @return the scheduler that times asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return the executor asynchronous callers resume on after a wait */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
-        return "RateLimiterConfig[" + name + ", " + algorithm + ", " + limit + " per " + periodNanos + "ns, burst "
-                + burst + ", maxWait " + maxWaitNanos + "ns, warmUp " + warmUpNanos + "ns]";
+        return "RateLimiterConfig[" + algorithm + ", " + limit + " per " + periodNanos + "ns, burst "
+                + burst + ", initialTokens " + initialTokens + ", maxWait " + maxWaitNanos + "ns, warmUp "
+                + warmUpNanos + "ns]";
     }
 
     /**
@@ -200,20 +260,20 @@ public final class RateLimiterConfig {
 
     /** Builds a {@link RateLimiterConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private final String name;
-        private RateLimitAlgorithm algorithm = RateLimitAlgorithm.GCRA;
-        private long limit = 100;
-        private Duration period = Duration.ofSeconds(1);
+        private RateLimitAlgorithm algorithm = DEFAULT_ALGORITHM;
+        private long limit = DEFAULT_LIMIT;
+        private Duration period = DEFAULT_PERIOD;
         private long burst = -1;
+        private long initialTokens = -1;
         private @Nullable Duration maxWait;
-        private Duration warmUp = Duration.ZERO;
-        private double coldFactor = 3.0;
+        private Duration warmUp = DEFAULT_WARM_UP;
+        private double coldFactor = DEFAULT_COLD_FACTOR;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
-        private Builder(String name) {
-            this.name = name;
-        }
+        private Builder() {}
 
         /**
          * The algorithm (default {@link RateLimitAlgorithm#GCRA}).
@@ -268,6 +328,18 @@ public final class RateLimiterConfig {
          */
         public Builder burst(long burst) {
             this.burst = burst;
+            return this;
+        }
+
+        /**
+         * Tokens a new token bucket holds (default: the burst, a full bucket, as in seed 002). Zero
+         * starts it empty, so a restarted instance cannot spend a whole burst at once.
+         *
+         * @param initialTokens in [0, burst]; token bucket only
+         * @return this builder
+         */
+        public Builder initialTokens(long initialTokens) {
+            this.initialTokens = initialTokens;
             return this;
         }
 
@@ -331,26 +403,57 @@ public final class RateLimiterConfig {
         }
 
         /**
+         * Times the waits of asynchronous callers (default {@link Scheduler#system()}; a
+         * {@link dev.levee.core.ManualScheduler} in tests). Its thread only hands work to the
+         * {@linkplain #asyncExecutor(Executor) async executor}.
+         *
+         * @param scheduler not null
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where an asynchronous caller that waited for permits is resumed (default: the common fork-join
+         * pool, as {@code CompletableFuture}'s {@code *Async} methods).
+         *
+         * @param asyncExecutor not null
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the config
          * @throws InvalidConfigException naming the field, bound and value, if a field is out of bounds
          */
         public RateLimiterConfig build() {
-            Validate.name("RateLimiter", name);
-            String policy = Validate.describe("RateLimiter", name);
+            String policy = POLICY;
             Validate.notNull(policy, "algorithm", algorithm);
             validateRate(policy, algorithm, limit, period);
             long b = burst == -1 ? Math.min(limit, MAX_LIMIT) : burst;
             Validate.inRange(policy, "burst", b, 1, MAX_LIMIT);
+            long tokens = initialTokens == -1 ? b : initialTokens;
+            if (initialTokens != -1) {
+                Validate.check(algorithm == RateLimitAlgorithm.TOKEN_BUCKET, policy, "initialTokens",
+                        "unset for " + algorithm + " (initial tokens are for TOKEN_BUCKET)", initialTokens);
+                Validate.inRange(policy, "initialTokens", initialTokens, 0, b);
+            }
             if (algorithm == RateLimitAlgorithm.GCRA) {
                 long interval = dev.levee.ratelimiter.internal.GcraLimiter.emissionInterval(period.toNanos(), limit);
                 Validate.check(b <= Long.MAX_VALUE / 4 / interval, policy, "burst",
                         "<= " + (Long.MAX_VALUE / 4 / interval) + " (burst × interval must fit in 61 bits)", b);
             }
             Duration wait = maxWait != null ? maxWait
-                    : algorithm == RateLimitAlgorithm.LEAKY_BUCKET ? Duration.ofSeconds(1) : Duration.ZERO;
+                    : algorithm == RateLimitAlgorithm.LEAKY_BUCKET ? DEFAULT_LEAKY_BUCKET_MAX_WAIT : DEFAULT_MAX_WAIT;
             Validate.nonNegative(policy, "maxWait", wait);
+            Validate.notNull(policy, "warmUp", warmUp);
             Validate.nonNegative(policy, "warmUp", warmUp);
             if (!warmUp.isZero()) {
                 Validate.check(algorithm == RateLimitAlgorithm.GCRA || algorithm == RateLimitAlgorithm.LEAKY_BUCKET,
@@ -360,7 +463,7 @@ public final class RateLimiterConfig {
             Validate.inRange(policy, "coldFactor", coldFactor, 1.0, 100.0);
             Validate.notNull(policy, "ticker", ticker);
             Validate.notNull(policy, "sleeper", sleeper);
-            return new RateLimiterConfig(this, b, Deadline.saturatedNanos(wait));
+            return new RateLimiterConfig(this, b, tokens, Deadline.saturatedNanos(wait));
         }
     }
 }

@@ -3,10 +3,10 @@ package dev.levee.ratelimiter;
 import dev.levee.core.PolicyEvent;
 
 /**
- * Something a {@link RateLimiter} did. Built only when a listener is registered
- * ({@link RateLimiter#onEvent}), so the cases are plain records.
+ * Something a {@link RateLimiter} did: sealed, each case a record named in the past tense. Built only
+ * when a listener is registered ({@link RateLimiter#onEvent}).
  */
-public interface RateLimiterEvent extends PolicyEvent {
+public sealed interface RateLimiterEvent extends PolicyEvent {
 
     /**
      * Permits were refused.

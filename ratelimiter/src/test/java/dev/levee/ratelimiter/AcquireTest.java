@@ -23,7 +23,7 @@ class AcquireTest {
     }
 
     private RateLimiter limiter(RateLimitAlgorithm algorithm, Duration maxWait) {
-        return RateLimiter.of(RateLimiterConfig.builder("wait").algorithm(algorithm)
+        return RateLimiter.of("wait", RateLimiterConfig.builder().algorithm(algorithm)
                 .rate(10, Duration.ofSeconds(1)).burst(1).maxWait(maxWait).ticker(ticker).sleeper(ticker).build());
     }
 
@@ -52,7 +52,7 @@ class AcquireTest {
     @Test
     void everyAlgorithmFailsAtOnceWhenTheWaitIsTooShort() {
         for (RateLimitAlgorithm algorithm : RateLimitAlgorithm.values()) {
-            RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("wait").algorithm(algorithm)
+            RateLimiter limiter = RateLimiter.of("wait", RateLimiterConfig.builder().algorithm(algorithm)
                     .rate(1, Duration.ofNanos(T)).burst(1).ticker(ticker).sleeper(ticker).build());
             limiter.acquire(1, Duration.ZERO);
             long before = ticker.read();
@@ -64,7 +64,7 @@ class AcquireTest {
 
     @Test
     void windowAlgorithmsWaitForTheNextWindow() {
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("window")
+        RateLimiter limiter = RateLimiter.of("window", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.FIXED_WINDOW).rate(1, Duration.ofSeconds(1))
                 .ticker(ticker).sleeper(ticker).build());
         long origin = ticker.read();
@@ -120,7 +120,7 @@ class AcquireTest {
 
     @Test
     void theLeakyBucketQueuesCallersAtAConstantRate() {
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("leaky")
+        RateLimiter limiter = RateLimiter.of("leaky", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.LEAKY_BUCKET).rate(10, Duration.ofSeconds(1))
                 .maxWait(Duration.ofMillis(250)).ticker(ticker).sleeper(ticker).build());
         long now = ticker.read();

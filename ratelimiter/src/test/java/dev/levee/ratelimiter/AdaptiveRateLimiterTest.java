@@ -15,10 +15,10 @@ class AdaptiveRateLimiterTest {
     private final ManualTicker ticker = new ManualTicker();
 
     private AdaptiveRateLimiter limiter(Consumer<AdaptiveRateLimiterConfig.Builder> tweak) {
-        AdaptiveRateLimiterConfig.Builder b = AdaptiveRateLimiterConfig.builder("adaptive")
+        AdaptiveRateLimiterConfig.Builder b = AdaptiveRateLimiterConfig.builder()
                 .minRate(10).maxRate(100).initialRate(50).increaseStep(5).ticker(ticker).sleeper(ticker);
         tweak.accept(b);
-        return AdaptiveRateLimiter.of(b.build());
+        return AdaptiveRateLimiter.of("adaptive", b.build());
     }
 
     /** Runs one adjustment interval of 20 calls with the given latency, failing every k-th (0: none). */
@@ -85,34 +85,34 @@ class AdaptiveRateLimiterTest {
 
     @Test
     void configBounds() {
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").minRate(0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().minRate(0).build())
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessage("AdaptiveRateLimiter 'a': minRate must be > 0 and finite but was 0.0");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").minRate(10).maxRate(5).build())
+                .hasMessage("AdaptiveRateLimiter: minRate must be > 0 and finite but was 0.0");
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().minRate(10).maxRate(5).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("maxRate must be in [10.0");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").initialRate(5000).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().initialRate(5000).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("initialRate");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").burst(0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().burst(0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("burst");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").adjustInterval(Duration.ZERO).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().adjustInterval(Duration.ZERO).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("adjustInterval");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").minSamples(0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().minSamples(0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("minSamples");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").latencyTolerance(1.0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().latencyTolerance(1.0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("latencyTolerance");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").nearFloor(3.0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().nearFloor(3.0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("nearFloor");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").errorRateThreshold(1.5).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().errorRateThreshold(1.5).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("errorRateThreshold");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").decreaseFactor(1.0).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().decreaseFactor(1.0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("decreaseFactor");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").increaseStep(-1).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().increaseStep(-1).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("increaseStep");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").ticker(null).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().ticker(null).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
-        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder("a").sleeper(null).build())
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().sleeper(null).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("sleeper");
-        AdaptiveRateLimiterConfig defaults = AdaptiveRateLimiterConfig.builder("a").build();
+        AdaptiveRateLimiterConfig defaults = AdaptiveRateLimiterConfig.builder().build();
         assertThat(defaults.initialRate()).isEqualTo(500.0);
         assertThat(defaults.increaseStep()).isEqualTo(10.0);
     }

@@ -26,7 +26,7 @@ class BoundPropertyTest {
             long limit = 1 + random.nextLong(20);
             long period = 1_000_000L * (1 + random.nextLong(10)) + random.nextLong(1000);
             long burst = 1 + random.nextLong(2 * limit);
-            RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("bound")
+            RateLimiter limiter = RateLimiter.of("bound", RateLimiterConfig.builder()
                     .algorithm(algorithm).rate(limit, Duration.ofNanos(period)).burst(burst)
                     .ticker(ticker).sleeper(ticker).build());
             long origin = ticker.read();
@@ -105,7 +105,7 @@ class BoundPropertyTest {
             long limit = 1 + random.nextLong(50);
             long interval = 1_000L * (1 + random.nextLong(1_000_000));
             long period = interval * limit;
-            RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("steady")
+            RateLimiter limiter = RateLimiter.of("steady", RateLimiterConfig.builder()
                     .algorithm(algorithm).rate(limit, Duration.ofNanos(period)).burst(1)
                     .ticker(ticker).sleeper(ticker).build());
             ticker.advance(random.nextLong(period)); // any phase against the windows

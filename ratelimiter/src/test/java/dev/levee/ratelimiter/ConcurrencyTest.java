@@ -30,7 +30,7 @@ class ConcurrencyTest {
     void sixteenThreadsNeverOverAdmit(RateLimitAlgorithm algorithm) throws Exception {
         ManualTicker ticker = new ManualTicker(42L);
         long limit = 1_000;
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("hammer")
+        RateLimiter limiter = RateLimiter.of("hammer", RateLimiterConfig.builder()
                 .algorithm(algorithm).rate(limit, Duration.ofSeconds(1)).burst(700)
                 .ticker(ticker).sleeper(ticker).build());
         long expectedPerRound = switch (algorithm) {
@@ -93,7 +93,7 @@ class ConcurrencyTest {
         long limit = 1_000;
         long period = 1_000_000L; // T = 1 µs
         long burst = 50;
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("moving")
+        RateLimiter limiter = RateLimiter.of("moving", RateLimiterConfig.builder()
                 .algorithm(algorithm).rate(limit, Duration.ofNanos(period)).burst(burst).ticker(ticker).build());
         Grants[] perThread = new Grants[THREADS];
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -144,7 +144,7 @@ class ConcurrencyTest {
     void rateChangesUnderLoadNeitherLoseNorInventPermits(RateLimitAlgorithm algorithm) throws Exception {
         ManualTicker ticker = new ManualTicker(99L);
         long limit = 3_000;
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("resealed")
+        RateLimiter limiter = RateLimiter.of("resealed", RateLimiterConfig.builder()
                 .algorithm(algorithm).rate(limit, Duration.ofSeconds(3)).burst(900).ticker(ticker).build());
         long expected = switch (algorithm) {
             case GCRA, TOKEN_BUCKET -> 900;

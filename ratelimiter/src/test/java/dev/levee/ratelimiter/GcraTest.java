@@ -49,7 +49,7 @@ class GcraTest {
     @MethodSource("scripts")
     void script(String name, long burst, Step[] steps) {
         ManualTicker ticker = new ManualTicker(123_456_789L);
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("gcra")
+        RateLimiter limiter = RateLimiter.of("gcra", RateLimiterConfig.builder()
                 .rate(10, Duration.ofSeconds(1)).burst(burst).ticker(ticker).sleeper(ticker).build());
         RateLimitDecision decision = new RateLimitDecision();
         for (int i = 0; i < steps.length; i++) {
@@ -64,7 +64,7 @@ class GcraTest {
     @Test
     void aStaleClockReadingNeverGrantsMore() {
         ManualTicker ticker = new ManualTicker(1_000_000_000L);
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("stale")
+        RateLimiter limiter = RateLimiter.of("stale", RateLimiterConfig.builder()
                 .rate(10, Duration.ofSeconds(1)).burst(2).ticker(ticker).build());
         long now = ticker.read();
         assertThat(limiter.tryAcquire(2, now)).isTrue();
@@ -76,7 +76,7 @@ class GcraTest {
     @Test
     void theDecisionReportsRemainingRetryAfterAndReset() {
         ManualTicker ticker = new ManualTicker();
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("decision")
+        RateLimiter limiter = RateLimiter.of("decision", RateLimiterConfig.builder()
                 .rate(10, Duration.ofSeconds(1)).burst(5).ticker(ticker).build());
         RateLimitDecision d = limiter.decide(2);
         assertThat(d.allowed()).isTrue();
@@ -95,7 +95,7 @@ class GcraTest {
     @Test
     void setRateChangesTheIntervalAndKeepsTheBurst() {
         ManualTicker ticker = new ManualTicker();
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("rate")
+        RateLimiter limiter = RateLimiter.of("rate", RateLimiterConfig.builder()
                 .rate(10, Duration.ofSeconds(1)).burst(1).ticker(ticker).build());
         assertThat(limiter.tryAcquire()).isTrue();
         limiter.setRate(1, Duration.ofSeconds(1));
@@ -111,7 +111,7 @@ class GcraTest {
     @Test
     void warmUpStartsSlowAndRampsToTheRate() {
         ManualTicker ticker = new ManualTicker();
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("warm")
+        RateLimiter limiter = RateLimiter.of("warm", RateLimiterConfig.builder()
                 .rate(10, Duration.ofSeconds(1)).burst(10).warmUp(Duration.ofSeconds(10)).coldFactor(3)
                 .ticker(ticker).build());
         int firstSecond = countGrants(limiter, ticker, 1_000_000L, 1_000);
@@ -142,7 +142,7 @@ class GcraTest {
     void roundingTheIntervalNeverOverAdmits() {
         for (RateLimitAlgorithm algorithm : new RateLimitAlgorithm[] {RateLimitAlgorithm.GCRA, RateLimitAlgorithm.TOKEN_BUCKET}) {
             ManualTicker ticker = new ManualTicker(1_000);
-            RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("fast")
+            RateLimiter limiter = RateLimiter.of("fast", RateLimiterConfig.builder()
                     .algorithm(algorithm)
                     .rate(600_000_000L, Duration.ofSeconds(1))
                     .burst(1)

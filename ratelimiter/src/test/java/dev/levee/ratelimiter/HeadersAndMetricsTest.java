@@ -15,7 +15,7 @@ class HeadersAndMetricsTest {
     private final ManualTicker ticker = new ManualTicker();
 
     private RateLimiter limiter(String name) {
-        return RateLimiter.of(RateLimiterConfig.builder(name).rate(10, Duration.ofSeconds(1)).burst(2)
+        return RateLimiter.of(name, RateLimiterConfig.builder().rate(10, Duration.ofSeconds(1)).burst(2)
                 .ticker(ticker).sleeper(ticker).build());
     }
 
@@ -50,7 +50,7 @@ class HeadersAndMetricsTest {
     void theBinderCountsPermitsAndReportsGauges() {
         RateLimiter limiter = limiter("metered");
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RateLimiterMetrics.of(limiter).bindTo(registry);
+        new RateLimiterMetricsBinder(limiter).bindTo(registry);
         limiter.tryAcquire(1, ticker.read());
         limiter.tryAcquire(1, ticker.read());
         limiter.tryAcquire(3, ticker.read()); // never fits: refused
@@ -68,10 +68,10 @@ class HeadersAndMetricsTest {
     @Test
     void theKeyedBinderReportsKeysAndAllPermits() {
         KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("keyed")
-                .defaultConfig(RateLimiterConfig.builder("d").rate(1, Duration.ofSeconds(1)).ticker(ticker).build())
+                .defaultConfig(RateLimiterConfig.builder().rate(1, Duration.ofSeconds(1)).ticker(ticker).build())
                 .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RateLimiterMetrics.ofKeyed(keyed).bindTo(registry);
+        new RateLimiterMetricsBinder(keyed).bindTo(registry);
         keyed.tryAcquire("a");
         keyed.tryAcquire("a");
         keyed.tryAcquire("b");

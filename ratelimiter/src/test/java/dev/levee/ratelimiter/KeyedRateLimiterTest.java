@@ -12,7 +12,7 @@ class KeyedRateLimiterTest {
     private final ManualTicker ticker = new ManualTicker(1_000L);
 
     private RateLimiterConfig config(String name, long limit) {
-        return RateLimiterConfig.builder(name).rate(limit, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build();
+        return RateLimiterConfig.builder().rate(limit, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build();
     }
 
     @Test
@@ -41,8 +41,8 @@ class KeyedRateLimiterTest {
         assertThat(grants(keyed, "alice", 10)).isEqualTo(2);
         assertThat(grants(keyed, "bob", 10)).isEqualTo(2);
         assertThat(grants(keyed, "gold-carol", 10)).isEqualTo(5);
-        assertThat(keyed.limiter("gold-carol").limit()).isEqualTo(5);
-        assertThat(keyed.limiter("alice").name()).isEqualTo("per-tenant");
+        assertThat(keyed.forKey("gold-carol").limit()).isEqualTo(5);
+        assertThat(keyed.forKey("alice").name()).isEqualTo("per-tenant");
     }
 
     @Test
@@ -90,5 +90,23 @@ class KeyedRateLimiterTest {
             }
         }
         return n;
+    }
+
+    @Test
+    void aNullTierIsAnInvalidConfigNamingThePolicy() {
+        assertThatThrownBy(() -> KeyedRateLimiter.<String>builder("per-tenant").tier(null, config("x", 1)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("KeyedRateLimiter 'per-tenant'")
+                .hasMessageContaining("tier");
+        assertThatThrownBy(() -> KeyedRateLimiter.<String>builder("per-tenant").tier("gold", null))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("tier config");
+    }
+
+    @Test
+    void forKeyReturnsTheKeysOwnLimiter() {
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("k").defaultConfig(config("d", 1)).build();
+        assertThat(keyed.forKey("a")).isSameAs(keyed.forKey("a"));
+        assertThat(keyed.forKey("a").tryAcquire(1, ticker.read())).isTrue();
+        assertThat(keyed.tryAcquire("a")).isFalse();
+        assertThat(keyed.tryAcquire("b")).isTrue();
     }
 }

@@ -17,7 +17,7 @@ class OverflowAndWrapTest {
 
     private static RateLimiter limiter(RateLimitAlgorithm algorithm, ManualTicker ticker, long limit, Duration period,
             long burst) {
-        return RateLimiter.of(RateLimiterConfig.builder("r").algorithm(algorithm).rate(limit, period).burst(burst)
+        return RateLimiter.of("r", RateLimiterConfig.builder().algorithm(algorithm).rate(limit, period).burst(burst)
                 .ticker(ticker).sleeper(ticker).build());
     }
 

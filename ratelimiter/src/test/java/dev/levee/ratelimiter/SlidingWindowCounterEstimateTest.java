@@ -17,7 +17,7 @@ class SlidingWindowCounterEstimateTest {
     private static final long P = 1_000_000_000L;
 
     private static RateLimiter limiter(ManualTicker ticker, long limit) {
-        return RateLimiter.of("swc", RateLimiterConfig.builder("swc")
+        return RateLimiter.of("swc", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER).rate(limit, Duration.ofNanos(P))
                 .ticker(ticker).build());
     }

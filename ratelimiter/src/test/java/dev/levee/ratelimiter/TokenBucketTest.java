@@ -11,7 +11,7 @@ class TokenBucketTest {
     private static final long SECOND = 1_000_000_000L;
 
     private static RateLimiter bucket(ManualTicker ticker, long limit, long burst) {
-        return RateLimiter.of(RateLimiterConfig.builder("tb").algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+        return RateLimiter.of("tb", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
                 .rate(limit, Duration.ofSeconds(1)).burst(burst).ticker(ticker).sleeper(ticker).build());
     }
 

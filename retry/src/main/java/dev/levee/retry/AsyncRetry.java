@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One asynchronous call through a {@link Retry}: attempts chained by completion callbacks, backoffs
@@ -31,12 +32,12 @@ import java.util.function.Supplier;
 final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     private final Retry retry;
     /** Where attempts after a backoff run; set from the first attempt's stage when not configured. */
-    private Executor executor;
+    private @Nullable Executor executor;
     /** The scheduler's task: hands the attempt to {@link #executor}, nothing else. */
     private final Runnable handOver = this::handOver;
     /** The outcome that made the pending retry necessary, kept to give up with if the executor refuses. */
-    private Throwable lastFailure;
-    private T lastValue;
+    private @Nullable Throwable lastFailure;
+    private @Nullable T lastValue;
     private final Chain next;
     private final Supplier<? extends CompletionStage<T>> call;
     private final ContextSnapshot context;
@@ -51,7 +52,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
      * hide a newer one from cancellation.
      */
     private final AtomicReference<PendingBackoff> pendingBackoff = new AtomicReference<>();
-    private volatile CompletionStage<T> inFlight;
+    private volatile @Nullable CompletionStage<T> inFlight;
 
     /** A scheduled backoff and the attempt its task starts. */
     private record PendingBackoff(int attempt, Scheduler.Cancellable handle) {
@@ -113,7 +114,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
      */
     private void handOver() {
         try {
-            executor.execute(this);
+            java.util.Objects.requireNonNull(executor, "set by the first launch").execute(this);
         } catch (RuntimeException refused) {
             retry.retryEnded();
             Throwable failure = lastFailure;
@@ -147,7 +148,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
 
     /** An attempt completed. */
     @Override
-    public void accept(T value, Throwable thrown) {
+    public void accept(@Nullable T value, @Nullable Throwable thrown) {
         inFlight = null;
         if (attempt > 1) {
             retry.retryEnded();

@@ -5,16 +5,18 @@ import dev.levee.core.CheckedSupplier;
 import dev.levee.core.EventListeners;
 import dev.levee.core.Outcome;
 import dev.levee.core.Policy;
+import dev.levee.core.PolicyRegistry;
+import dev.levee.core.Validate;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Exceptions;
 import dev.levee.retry.internal.LatencyWindow;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers slowness with redundancy: if the first attempt has not answered after the hedge delay, a
@@ -23,8 +25,8 @@ import java.util.function.Supplier;
  *
  * <p><b>Model.</b> The hedge delay is fixed or a percentile (default p95) of the latencies of recent
  * acceptable answers, so only the slowest few percent of calls are hedged and the extra load stays
- * around {@code 100 - percentile} percent. Every hedge draws from a {@link RetryBudget}; when the budget
- * refuses, no further hedge starts for that call (an event and the {@code budgetRefusals} counter
+ * around {@code 1 - percentile} (5% at the default p95). Every hedge draws from a {@link RetryBudget}; when the budget
+ * refuses, no further hedge starts for that call (an event and the {@code rejected} counter
  * say so). Each attempt runs the rest of the chain ({@code next}), so policies inside the hedge run
  * per attempt.
  *
@@ -43,30 +45,43 @@ import java.util.function.Supplier;
  * caller is interrupted while waiting, the attempts are cancelled, the interrupt flag is restored and a
  * {@link CancellationException} is thrown.
  *
- * <p>A hedged call allocates (a future per attempt, a timer); use it where tail latency matters more
- * than a few hundred bytes per call. Thread-safe.
+ * <p><b>Knobs</b> ({@link HedgeConfig}):
+ * <table>
+ *   <caption>Defaults</caption>
+ *   <tr><th>knob</th><th>default</th></tr>
+ *   <tr><td>delay</td><td>adaptive: p95 ({@value HedgeConfig#DEFAULT_PERCENTILE}) of recent latencies,
+ *       100 ms until {@value HedgeConfig#MIN_SAMPLES} are known</td></tr>
+ *   <tr><td>{@code maxHedges}</td><td>{@value HedgeConfig#DEFAULT_MAX_HEDGES}</td></tr>
+ *   <tr><td>{@code budget}</td><td>a private default {@link RetryBudget}</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the default async executor (hedges never start on the timer thread)</td></tr>
+ * </table>
+ *
+ * <p><b>Cost.</b> A hedged call allocates (a future per attempt, a timer); use it where tail latency
+ * matters more than a few hundred bytes per call. Thread-safe.
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Hedge implements Policy {
     private final String name;
     private final HedgeConfig config;
-    private final RetryBudget budget;
-    private final LatencyWindow latencies;
-    private final EventListeners<RetryEvent> listeners = new EventListeners<>();
+    private final @Nullable RetryBudget budget;
+    private final @Nullable LatencyWindow latencies;
+    private final EventListeners<HedgeEvent> listeners = new EventListeners<>();
     private final LongAdder calls = new LongAdder();
     private final LongAdder hedges = new LongAdder();
     private final LongAdder hedgeWins = new LongAdder();
-    private final LongAdder budgetRefusals = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
 
-    private Hedge(HedgeConfig config) {
+    private static final String POLICY = "Hedge";
+
+    private Hedge(String name, HedgeConfig config) {
         this.config = config;
-        this.name = config.name();
+        this.name = name;
         if (!config.budgeted()) {
             this.budget = null;
         } else if (config.budget() != null) {
             this.budget = config.budget();
         } else {
-            this.budget = RetryBudget.of(RetryBudgetConfig.builder(name).ticker(config.ticker()).build());
+            this.budget = RetryBudget.of(name, RetryBudgetConfig.builder().ticker(config.ticker()).build());
         }
         this.latencies = Double.isNaN(config.percentile())
                 ? null : new LatencyWindow(HedgeConfig.WINDOW, config.percentile(), HedgeConfig.MIN_SAMPLES);
@@ -75,11 +90,35 @@ public final class Hedge implements Policy {
     /**
      * Creates a hedge.
      *
-     * @param config the config
+     * @param name the hedge's name, used in events, logs and metrics; not blank
+     * @param config the config, not null
+     * @return the hedge
+     * @throws dev.levee.core.InvalidConfigException on a blank name or a null config
+     */
+    public static Hedge of(String name, HedgeConfig config) {
+        Validate.name(POLICY, name);
+        Validate.notNull(Validate.describe(POLICY, name), "config", config);
+        return new Hedge(name, config);
+    }
+
+    /**
+     * Creates a hedge with {@link HedgeConfig#defaults()}: one hedge after the p95 of recent latencies.
+     *
+     * @param name the hedge's name
      * @return the hedge
      */
-    public static Hedge of(HedgeConfig config) {
-        return new Hedge(Objects.requireNonNull(config, "config"));
+    public static Hedge ofDefaults(String name) {
+        return of(name, HedgeConfig.defaults());
+    }
+
+    /**
+     * A registry of hedges by name, created on first use from the default config or a named one.
+     *
+     * @param defaultConfig the config of hedges created without a named config
+     * @return a new registry
+     */
+    public static PolicyRegistry<HedgeConfig, Hedge> registry(HedgeConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, Hedge::of);
     }
 
     @Override
@@ -93,7 +132,7 @@ public final class Hedge implements Policy {
     }
 
     /** @return the budget hedges draw from, or null */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -107,12 +146,12 @@ public final class Hedge implements Policy {
     }
 
     /**
-     * Subscribes to hedge events ({@link RetryEvent.Hedged}, {@link RetryEvent.BudgetRefused}).
+     * Subscribes to hedge events ({@link HedgeEvent.Hedged}, {@link HedgeEvent.Rejected}).
      *
      * @param listener runs on the deciding thread; must be fast
      * @return closing it unsubscribes
      */
-    public Subscription onEvent(Consumer<? super RetryEvent> listener) {
+    public Subscription onEvent(Consumer<? super HedgeEvent> listener) {
         return listeners.subscribe(listener);
     }
 
@@ -122,7 +161,7 @@ public final class Hedge implements Policy {
      * @return a snapshot
      */
     public HedgeMetrics metrics() {
-        return new HedgeMetrics(calls.sum(), hedges.sum(), hedgeWins.sum(), budgetRefusals.sum());
+        return new HedgeMetrics(calls.sum(), hedges.sum(), hedgeWins.sum(), rejected.sum());
     }
 
     @Override
@@ -172,15 +211,15 @@ public final class Hedge implements Policy {
      */
     boolean tryHedge(int attempt, long delayNanos) {
         if (budget != null && !budget.tryRetry()) {
-            budgetRefusals.increment();
+            rejected.increment();
             if (!listeners.isEmpty()) {
-                listeners.publish(new RetryEvent.BudgetRefused(name, config.ticker().read(), attempt, budget.name()));
+                listeners.publish(new HedgeEvent.Rejected(name, config.ticker().read(), attempt, budget.name()));
             }
             return false;
         }
         hedges.increment();
         if (!listeners.isEmpty()) {
-            listeners.publish(new RetryEvent.Hedged(name, config.ticker().read(), attempt, delayNanos));
+            listeners.publish(new HedgeEvent.Hedged(name, config.ticker().read(), attempt, delayNanos));
         }
         return true;
     }

@@ -8,16 +8,19 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The immutable configuration of a {@link Hedge}, built by {@link #builder(String)} and validated in
- * {@link Builder#build()}.
+ * The immutable, nameless configuration of a {@link Hedge}, built by {@link #builder()} (or
+ * {@link #toBuilder()}) and validated in {@link Builder#build()} with an
+ * {@link dev.levee.core.InvalidConfigException} naming the policy ({@code Hedge}), field, bound and
+ * value.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
  *   <tr><th>field</th><th>default</th><th>bound</th></tr>
  *   <tr><td>hedge delay</td><td>adaptive: the 95th percentile of the last {@value #WINDOW} latencies,
- *       100 ms until {@value #MIN_SAMPLES} are known</td><td>delay in (0, 1 h]; percentile in (0, 100)</td></tr>
+ *       100 ms until {@value #MIN_SAMPLES} are known</td><td>delay in (0, 1 h]; percentile a fraction in (0, 1)</td></tr>
  *   <tr><td>{@code maxHedges} (extra attempts)</td><td>1</td><td>[1, 10]</td></tr>
  *   <tr><td>{@code budget}</td><td>a private budget with {@link RetryBudgetConfig} defaults</td><td>—</td></tr>
  *   <tr><td>{@code classifier} (which answers are acceptable)</td><td>{@link Classifier#defaults()}</td><td>not null</td></tr>
@@ -35,21 +38,28 @@ public final class HedgeConfig {
     public static final int WINDOW = 1000;
     /** Latencies needed before the adaptive delay replaces the initial delay. */
     public static final int MIN_SAMPLES = 100;
+    /** Default percentile of the adaptive delay: 0.95, the p95 (a fraction in (0, 1), never a percent). */
+    public static final double DEFAULT_PERCENTILE = 0.95;
+    /** Default initial delay of the adaptive form (until {@value #MIN_SAMPLES} latencies are known): 100 ms. */
+    public static final Duration DEFAULT_DELAY = Duration.ofMillis(100);
+    /** Default extra attempts besides the first: 1. */
+    public static final int DEFAULT_MAX_HEDGES = 1;
 
-    private final String name;
+    private static final String POLICY = "Hedge";
+    private static final HedgeConfig DEFAULTS = new Builder().build();
+
     private final long delayNanos;
     private final double percentile;
     private final int maxHedges;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final boolean budgeted;
     private final Classifier classifier;
     private final Executor executor;
-    private final Executor asyncExecutor;
+    private final @Nullable Executor asyncExecutor;
     private final Ticker ticker;
     private final Scheduler scheduler;
 
     private HedgeConfig(Builder b) {
-        this.name = b.name;
         this.delayNanos = Deadline.saturatedNanos(b.delay);
         this.percentile = b.percentile;
         this.maxHedges = b.maxHedges;
@@ -63,18 +73,31 @@ public final class HedgeConfig {
     }
 
     /**
-     * Starts a config.
+     * Starts a config holding the defaults. Configs are nameless: the name goes to
+     * {@link Hedge#of(String, HedgeConfig)}.
      *
-     * @param name the hedge's name
      * @return a builder with the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** @return the name */
-    public String name() {
-        return name;
+    /**
+     * The default config: hedge once after the p95 of recent latencies, 100 ms until known.
+     *
+     * @return the config
+     */
+    public static HedgeConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder holding this config's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** @return the fixed delay, or the initial delay of the adaptive form, in ns */
@@ -82,7 +105,7 @@ public final class HedgeConfig {
         return delayNanos;
     }
 
-    /** @return the percentile of the adaptive form, or NaN for a fixed delay */
+    /** @return the percentile of the adaptive form as a fraction (0.95 is p95), or NaN for a fixed delay */
     public double percentile() {
         return percentile;
     }
@@ -93,7 +116,7 @@ public final class HedgeConfig {
     }
 
     /** @return the shared budget given, or null (see {@link #budgeted()}) */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -116,7 +139,7 @@ public final class HedgeConfig {
      * @return where the asynchronous form starts a hedge when its timer fires, or null for the
      *         default: the call's default async executor ({@link CompletableFuture#defaultExecutor()})
      */
-    public Executor asyncExecutor() {
+    public @Nullable Executor asyncExecutor() {
         return asyncExecutor;
     }
 
@@ -132,20 +155,31 @@ public final class HedgeConfig {
 
     /** Builds a {@link HedgeConfig}. Not thread-safe. */
     public static final class Builder {
-        private final String name;
-        private Duration delay = Duration.ofMillis(100);
-        private double percentile = 95.0;
-        private int maxHedges = 1;
-        private RetryBudget budget;
+        private Duration delay = DEFAULT_DELAY;
+        private double percentile = DEFAULT_PERCENTILE;
+        private int maxHedges = DEFAULT_MAX_HEDGES;
+        private @Nullable RetryBudget budget;
         private boolean budgeted = true;
         private Classifier classifier = Classifier.defaults();
-        private Executor executor;
-        private Executor asyncExecutor;
+        private @Nullable Executor executor;
+        private @Nullable Executor asyncExecutor;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
 
-        private Builder(String name) {
-            this.name = name;
+        private Builder() {
+        }
+
+        private Builder(HedgeConfig c) {
+            this.delay = Duration.ofNanos(c.delayNanos);
+            this.percentile = c.percentile;
+            this.maxHedges = c.maxHedges;
+            this.budget = c.budget;
+            this.budgeted = c.budgeted;
+            this.classifier = c.classifier;
+            this.executor = c.executor;
+            this.asyncExecutor = c.asyncExecutor;
+            this.ticker = c.ticker;
+            this.scheduler = c.scheduler;
         }
 
         /**
@@ -164,7 +198,8 @@ public final class HedgeConfig {
          * Hedges after the {@code percentile} of recently observed latencies (of acceptable answers),
          * using {@code initialDelay} until {@value HedgeConfig#MIN_SAMPLES} latencies are known.
          *
-         * @param percentile in (0, 100), e.g. 95
+         * @param percentile a fraction in (0, 1): 0.95 is the p95; a value above 1 (a percent, such as
+         *        95) is refused
          * @param initialDelay in (0, 1 h]
          * @return this builder
          */
@@ -191,7 +226,7 @@ public final class HedgeConfig {
          * @param budget the budget, or null for a private default budget
          * @return this builder
          */
-        public Builder budget(RetryBudget budget) {
+        public Builder budget(@Nullable RetryBudget budget) {
             this.budget = budget;
             this.budgeted = true;
             return this;
@@ -240,7 +275,7 @@ public final class HedgeConfig {
          * @param asyncExecutor the executor, or null for the default
          * @return this builder
          */
-        public Builder asyncExecutor(Executor asyncExecutor) {
+        public Builder asyncExecutor(@Nullable Executor asyncExecutor) {
             this.asyncExecutor = asyncExecutor;
             return this;
         }
@@ -274,11 +309,14 @@ public final class HedgeConfig {
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
         public HedgeConfig build() {
-            String policy = Validate.describe("Hedge", Validate.name("Hedge", name));
+            String policy = POLICY;
             Validate.positive(policy, "delay", delay);
             Validate.check(delay.compareTo(Duration.ofHours(1)) <= 0, policy, "delay", "<= PT1H", delay);
             if (!Double.isNaN(percentile)) {
-                Validate.check(percentile > 0 && percentile < 100, policy, "percentile", "in (0, 100)", percentile);
+                Validate.check(!(percentile > 1 && percentile <= 100), policy, "percentile",
+                        "a fraction in (0, 1) (" + percentile + " looks like a percent: write " + percentile / 100 + ")",
+                        percentile);
+                Validate.check(percentile > 0 && percentile < 1, policy, "percentile", "a fraction in (0, 1)", percentile);
             }
             Validate.inRange(policy, "maxHedges", maxHedges, 1, 10);
             Validate.notNull(policy, "classifier", classifier);

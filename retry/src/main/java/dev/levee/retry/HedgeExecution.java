@@ -13,6 +13,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One call through a {@link Hedge}: the attempts, the hedge timer, and the race for the answer.
@@ -35,7 +36,7 @@ final class HedgeExecution<T> {
     private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final Launcher<T> launcher;
-    private volatile Scheduler.Cancellable timer;
+    private volatile Scheduler.@Nullable Cancellable timer;
     private final boolean deposited;
     /**
      * Where the timer hands {@link #onTimer} over: the timer's thread never runs user code (the

@@ -1,11 +1,11 @@
 package dev.levee.retry;
 
 /**
- * Counters of a {@link Hedge} since it was created; see {@link Hedge#metrics()}.
+ * An immutable snapshot of a {@link Hedge}'s counters since it was created, from {@link Hedge#metrics()}.
  *
  * @param calls calls made through the hedge
  * @param hedges extra attempts started
  * @param hedgeWins calls answered by an extra attempt rather than the first
- * @param budgetRefusals hedges the budget refused
+ * @param rejected hedges the budget refused (the {@code levee.hedge.rejected} counter)
  */
-public record HedgeMetrics(long calls, long hedges, long hedgeWins, long budgetRefusals) {}
+public record HedgeMetrics(long calls, long hedges, long hedgeWins, long rejected) {}

@@ -1,6 +1,7 @@
 package dev.levee.retry;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A custom delay before a retry, when a {@link Backoff} and {@link Jitter} do not fit: it sees the
@@ -24,5 +25,5 @@ public interface IntervalFunction {
      * @return the delay, not null; a negative delay means "no opinion": the config's backoff and
      *         jitter decide (never a silent zero)
      */
-    Duration delay(int retry, Throwable failure, Object result);
+    Duration delay(int retry, @Nullable Throwable failure, @Nullable Object result);
 }

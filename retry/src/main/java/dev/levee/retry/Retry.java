@@ -7,10 +7,12 @@ import dev.levee.core.Deadline;
 import dev.levee.core.EventListeners;
 import dev.levee.core.Outcome;
 import dev.levee.core.Policy;
+import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RandomSource;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.Validate;
 import dev.levee.core.internal.Exceptions;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,9 +24,18 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a call again when it fails in a way that may be transient, waiting a backoff between attempts.
+ *
+ * <pre>{@code
+ * Retry retry = Retry.of("payments", RetryConfig.builder()
+ *         .maxAttempts(3)
+ *         .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
+ *         .build());
+ * Receipt receipt = retry.execute(() -> payments.charge(key, amount));
+ * }</pre>
  *
  * <p><b>Model.</b> Retry is a wrapper: each attempt is {@code next.proceed(call)}, so inside a
  * {@link dev.levee.core.Pipeline} every attempt re-runs the policies inside the retry (a breaker
@@ -32,44 +43,74 @@ import org.slf4j.event.Level;
  * this order:
  * <ol>
  *   <li>an {@link Error}, an interrupt ({@link InterruptedException} or the thread's flag), a failure
- *       matching an abort predicate, or one the {@link Classifier} does not count as a
- *       {@link Outcome#FAILURE} is returned at once, unchanged;</li>
+ *       the {@link Classifier} does not count as a {@link Outcome#FAILURE}, one the retry rule does not
+ *       accept (by default {@link TransientFailure#isTransient}: timeouts, connection errors,
+ *       rejections with a {@code retryAfter} hint, {@link Retryable} types), or one matching an abort
+ *       rule, is returned at once, unchanged;</li>
  *   <li>after {@code maxAttempts} attempts, the last outcome is returned;</li>
- *   <li>the delay is the backoff with jitter (or the interval function), raised to at least the
- *       failure's {@code retryAfter} hint; a hint above {@code maxRetryAfter} gives up at once;</li>
+ *   <li>the delay is the backoff (per failure type if configured) with jitter, or the interval
+ *       function, raised to at least the failure's {@code retryAfter} hint; a hint above
+ *       {@code maxRetryAfter} gives up at once;</li>
  *   <li>a delay that would end past {@code maxDuration} from the start, or past the current
- *       {@link Deadline} ({@link Deadline#currentOrNull()}), is not started: the retry gives up;</li>
- *   <li>the {@link RetryBudget} must allow the retry, else the retry gives up;</li>
- *   <li>the retry is logged, published, waited for (the {@link dev.levee.core.Sleeper}, or the
- *       {@link dev.levee.core.Scheduler} for {@link #executeAsync}) and attempted.</li>
+ *       {@link Deadline}, is not started: the retry gives up;</li>
+ *   <li>the {@link RetryBudget}, if any, must allow the retry, else the retry gives up;</li>
+ *   <li>the retry is logged, published ({@link RetryEvent.Retried}), waited for (the
+ *       {@link dev.levee.core.Sleeper}, or the {@link dev.levee.core.Scheduler} for
+ *       {@link #executeAsync}) and attempted.</li>
  * </ol>
- * Giving up rethrows the last failure, the same instance, or returns the last result when the last
- * attempt returned a value the classifier counts as a failure. No new exception type is introduced.
  *
- * <p><b>Callbacks that throw.</b> If the abort predicate, the classifier, the interval function (or its
- * null answer) or the retry-after extractor throws an {@link Exception}, the retry does not retry and
- * keeps the call's own outcome: its failure is rethrown with the callback's exception added as
- * suppressed ({@link GiveUpReason#NOT_RETRYABLE}), or its value is returned; the callback's exception
- * is logged at WARN. An {@link Error} thrown by a callback propagates.
+ * <p><b>Guarantees.</b>
+ * <ul>
+ *   <li>Giving up rethrows the last failure, the same instance, or returns the last result when the
+ *       last attempt returned a value the classifier counts as a failure. No new exception type.</li>
+ *   <li>An {@link Error} is never retried or swallowed; an interrupt during a backoff ends the call at
+ *       once with the last outcome and the interrupt flag restored.</li>
+ *   <li>A user callback that throws an {@link Exception} (abort predicate, classifier, interval
+ *       function, retry-after extractor) stops the retrying and keeps the call's own outcome, the
+ *       callback's exception added as suppressed and logged at WARN.</li>
+ *   <li>Asynchronous attempts after a backoff run on {@link RetryConfig#executor()}, never on the
+ *       scheduler's thread; cancelling the returned stage cancels the pending backoff and the attempt
+ *       in flight.</li>
+ * </ul>
  *
- * <p><b>Rejections are retried by default.</b> Levee's {@link RejectedException}s count as failures in
- * the default classifier, and their {@code retryAfter} hint sets the minimum wait: a rate-limited call
- * waits until a permit is due, an open breaker's call waits for half-open — unless that is longer than
- * {@code maxRetryAfter} or ends past the deadline, in which case the rejection is returned at once.
- * Use {@code abortOn(RejectedException.class)} to never retry them.
- *
- * <p><b>Interrupts.</b> If the thread is interrupted during a backoff, the retry restores the interrupt
- * flag and rethrows the last failure (or returns the last failed result) at once.
+ * <p><b>Knobs</b> (defaults, see {@link RetryConfig} for bounds):
+ * <table>
+ *   <caption>Defaults</caption>
+ *   <tr><th>knob</th><th>default</th></tr>
+ *   <tr><td>{@code maxAttempts}</td><td>{@value RetryConfig#DEFAULT_MAX_ATTEMPTS}</td></tr>
+ *   <tr><td>{@code backoff}</td><td>exponential 100 ms ×2, cap 10 s</td></tr>
+ *   <tr><td>{@code jitter}</td><td>full</td></tr>
+ *   <tr><td>which failures</td><td>transient ones ({@code retryAll()} for every failure)</td></tr>
+ *   <tr><td>{@code maxRetryAfter}</td><td>10 s</td></tr>
+ *   <tr><td>{@code budget}</td><td>none</td></tr>
+ * </table>
  *
  * <p><b>Cost.</b> A call that succeeds at the first attempt allocates nothing and takes no lock: one
  * call of the chain and one {@code LongAdder} increment; with a budget, also a thread-local read, one
- * ticker read and one CAS to deposit. Everything else (delay computation, events, logs) happens only on the retry path.
+ * ticker read and one CAS to deposit. Everything else (delay computation, events, logs) happens only
+ * on the retry path.
  *
  * <p>Thread-safe; build once, use for every call.
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Retry implements Policy {
+    /*
+     * Implementation notes (for maintainers).
+     *
+     * - decide() is shared by the synchronous loop and AsyncRetry. It answers a delay (>= 0) after
+     *   having withdrawn from the budget, published and logged, or a give-up reason encoded as
+     *   -(ordinal + 1), so the hot decision returns a primitive and allocates nothing itself.
+     * - Each non-negative answer is one withdrawal; the caller must call retryEnded() exactly once
+     *   for it (after the attempt, or when the attempt never starts: an interrupt during the backoff,
+     *   a cancelled async call, an executor that refuses the attempt).
+     * - Budget nesting: enterNested()/exitNested() keep a per-thread depth so that nested layers
+     *   sharing one budget deposit once per request. AsyncRetry deposits unless the calling thread is
+     *   already inside a request of that budget.
+     * - AsyncRetry keeps only the newest scheduled backoff (PendingBackoff, tagged with its attempt)
+     *   so that a slow store of an older handle cannot hide a newer one from cancellation.
+     */
     private static final Logger LOG = LoggerFactory.getLogger(Retry.class);
+    private static final String POLICY = "Retry";
 
     private final String name;
     private final RetryConfig config;
@@ -77,16 +118,16 @@ public final class Retry implements Policy {
     private final long maxDurationNanos;
     private final Backoff backoff;
     private final Jitter jitter;
-    private final IntervalFunction intervalFunction;
+    private final @Nullable IntervalFunction intervalFunction;
     private final Classifier classifier;
     private final boolean classifiesResults;
-    private final Predicate<? super Throwable> abortPredicate;
-    private final Predicate<? super Throwable> retryPredicate;
-    private final Predicate<Object> abortResultPredicate;
+    private final @Nullable Predicate<? super Throwable> abortPredicate;
+    private final @Nullable Predicate<? super Throwable> retryPredicate;
+    private final @Nullable Predicate<Object> abortResultPredicate;
     private final RetryConfig.TypedBackoff[] typedBackoffs;
-    private final RetryAfterExtractor retryAfterExtractor;
+    private final @Nullable RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final Level logLevel;
     private final Ticker ticker;
     private final RandomSource random;
@@ -97,11 +138,11 @@ public final class Retry implements Policy {
     private final LongAdder failedWithoutRetry = new LongAdder();
     private final LongAdder failedWithRetry = new LongAdder();
     private final LongAdder retries = new LongAdder();
-    private final LongAdder budgetRefusals = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
 
-    private Retry(RetryConfig config) {
+    private Retry(String name, RetryConfig config) {
         this.config = config;
-        this.name = config.name();
+        this.name = name;
         this.maxAttempts = config.maxAttempts();
         this.maxDurationNanos = config.maxDurationNanos();
         this.backoff = config.backoff();
@@ -123,29 +164,44 @@ public final class Retry implements Policy {
         } else if (config.budget() != null) {
             this.budget = config.budget();
         } else {
-            this.budget = RetryBudget.of(RetryBudgetConfig.builder(name).ticker(ticker).build());
+            this.budget = RetryBudget.of(name, RetryBudgetConfig.builder().ticker(ticker).build());
         }
     }
 
     /**
      * Creates a retry.
      *
-     * @param config the config
+     * @param name the retry's name, used in events, logs and metric tags; not blank
+     * @param config the config, not null
      * @return the retry
+     * @throws dev.levee.core.InvalidConfigException on a blank name or a null config
      */
-    public static Retry of(RetryConfig config) {
-        return new Retry(Objects.requireNonNull(config, "config"));
+    public static Retry of(String name, RetryConfig config) {
+        Validate.name(POLICY, name);
+        Validate.notNull(Validate.describe(POLICY, name), "config", config);
+        return new Retry(name, config);
     }
 
     /**
-     * Creates a retry with the defaults: 3 attempts, exponential backoff from 100 ms with full jitter,
-     * no budget.
+     * Creates a retry with {@link RetryConfig#defaults()}: 3 attempts, exponential backoff from 100 ms
+     * with full jitter, transient failures only, no budget.
      *
      * @param name the name
      * @return the retry
      */
     public static Retry ofDefaults(String name) {
-        return of(RetryConfig.ofDefaults(name));
+        return of(name, RetryConfig.defaults());
+    }
+
+    /**
+     * A registry of retries by name, created on first use from the default config or a named one
+     * ({@link PolicyRegistry#addConfig}).
+     *
+     * @param defaultConfig the config of retries created without a named config
+     * @return a new registry
+     */
+    public static PolicyRegistry<RetryConfig, Retry> registry(RetryConfig defaultConfig) {
+        return PolicyRegistry.create(defaultConfig, Retry::of);
     }
 
     @Override
@@ -159,7 +215,7 @@ public final class Retry implements Policy {
     }
 
     /** @return the budget retries draw from, or null without a budget */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -180,7 +236,7 @@ public final class Retry implements Policy {
      */
     public RetryMetrics metrics() {
         return new RetryMetrics(successWithoutRetry.sum(), successWithRetry.sum(), failedWithoutRetry.sum(),
-                failedWithRetry.sum(), retries.sum(), budgetRefusals.sum());
+                failedWithRetry.sum(), retries.sum(), rejected.sum());
     }
 
     @Override
@@ -257,7 +313,8 @@ public final class Retry implements Policy {
      *
      * @return the delay in ns, or {@code -(reason.ordinal() + 1)} to give up
      */
-    long decide(int attempt, long previousDelay, Throwable failure, Object result, long start, boolean sync) {
+    long decide(int attempt, long previousDelay, @Nullable Throwable failure, @Nullable Object result, long start,
+                boolean sync) {
         long delay;
         long hint;
         try {
@@ -295,9 +352,9 @@ public final class Retry implements Policy {
             return code(GiveUpReason.DEADLINE);
         }
         if (budget != null && !budget.tryRetry()) {
-            budgetRefusals.increment();
+            rejected.increment();
             if (!listeners.isEmpty()) {
-                listeners.publish(new RetryEvent.BudgetRefused(name, now, attempt, budget.name()));
+                listeners.publish(new RetryEvent.Rejected(name, now, attempt, budget.name()));
             }
             return code(GiveUpReason.BUDGET);
         }
@@ -307,7 +364,7 @@ public final class Retry implements Policy {
                     failure != null ? failure.toString() : "result " + result, attempt, delay / 1_000_000.0);
         }
         if (!listeners.isEmpty()) {
-            listeners.publish(new RetryEvent.Retrying(name, now, attempt, delay, failure, result));
+            listeners.publish(new RetryEvent.Retried(name, now, attempt, delay, failure, result));
         }
         return delay;
     }
@@ -317,7 +374,7 @@ public final class Retry implements Policy {
      * while deciding: the call's own outcome is kept — its failure carries the callback's exception as
      * suppressed — and the callback's exception is logged at WARN.
      */
-    private long callbackFailed(Exception callbackFailure, Throwable failure, Object result) {
+    private long callbackFailed(Exception callbackFailure, @Nullable Throwable failure, @Nullable Object result) {
         if (failure != null && failure != callbackFailure) {
             failure.addSuppressed(callbackFailure);
         }
@@ -327,7 +384,7 @@ public final class Retry implements Policy {
     }
 
     /** The backoff for this failure: the first matching per-type backoff, else the config's. */
-    private Backoff backoffFor(Throwable failure) {
+    private Backoff backoffFor(@Nullable Throwable failure) {
         if (failure != null) {
             for (RetryConfig.TypedBackoff typed : typedBackoffs) {
                 if (typed.type().isInstance(failure)) {
@@ -338,11 +395,11 @@ public final class Retry implements Policy {
         return backoff;
     }
 
-    private GiveUpReason nonRetryableResult(Object result) {
+    private @Nullable GiveUpReason nonRetryableResult(@Nullable Object result) {
         return abortResultPredicate != null && abortResultPredicate.test(result) ? GiveUpReason.ABORTED : null;
     }
 
-    private GiveUpReason nonRetryable(Throwable failure, boolean sync) {
+    private @Nullable GiveUpReason nonRetryable(Throwable failure, boolean sync) {
         if (failure instanceof Error || failure instanceof InterruptedException
                 || (sync && Thread.currentThread().isInterrupted())) {
             return GiveUpReason.NOT_RETRYABLE;
@@ -357,7 +414,7 @@ public final class Retry implements Policy {
     }
 
     /** The longest of the Levee rejection's hint and the extractor's, in ns; 0 when none. */
-    private long retryAfterNanos(Throwable failure, Object result) {
+    private long retryAfterNanos(@Nullable Throwable failure, @Nullable Object result) {
         long hint = failure instanceof RejectedException ? ((RejectedException) failure).retryAfterNanos() : 0L;
         if (retryAfterExtractor != null) {
             Duration extracted = retryAfterExtractor.retryAfter(failure, result);
@@ -399,7 +456,7 @@ public final class Retry implements Policy {
 
     /** Records giving up; rethrows the failure unchanged or returns the failed result. */
     @SuppressWarnings("unchecked")
-    private <T> T giveUp(GiveUpReason reason, int attempts, Throwable failure, T result) {
+    private <T> T giveUp(GiveUpReason reason, int attempts, @Nullable Throwable failure, T result) {
         recordGiveUp(reason, attempts, failure, result);
         if (failure != null) {
             throw Exceptions.sneakyThrow(failure);
@@ -407,7 +464,7 @@ public final class Retry implements Policy {
         return result;
     }
 
-    void recordGiveUp(GiveUpReason reason, int attempts, Throwable failure, Object result) {
+    void recordGiveUp(GiveUpReason reason, int attempts, @Nullable Throwable failure, @Nullable Object result) {
         (attempts > 1 ? failedWithRetry : failedWithoutRetry).increment();
         if (attempts > 1 && LOG.isEnabledForLevel(logLevel)) {
             LOG.atLevel(logLevel).log("Retry '{}': giving up after {} attempts ({}): {}", name, attempts, reason,
@@ -419,7 +476,7 @@ public final class Retry implements Policy {
     }
 
     /** A classifier that throws on a result counts it as a success: the call's value is kept (and the exception logged). */
-    boolean isFailedResult(Object result) {
+    boolean isFailedResult(@Nullable Object result) {
         if (!classifiesResults) {
             return false;
         }

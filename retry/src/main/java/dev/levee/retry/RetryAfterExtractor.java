@@ -1,6 +1,7 @@
 package dev.levee.retry;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a "retry no sooner than" hint from a failed attempt: an HTTP {@code Retry-After} header on a
@@ -29,5 +30,5 @@ public interface RetryAfterExtractor {
      * @param result what the attempt returned, or null if it threw
      * @return the hint, or null when there is none
      */
-    Duration retryAfter(Throwable failure, Object result);
+    @Nullable Duration retryAfter(@Nullable Throwable failure, @Nullable Object result);
 }

@@ -6,8 +6,10 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 
 /**
- * The immutable configuration of a {@link RetryBudget}. Built by {@link #builder(String)}; every field
- * is validated in {@link Builder#build()}.
+ * The immutable, nameless configuration of a {@link RetryBudget}. Built by {@link #builder()} (or
+ * {@link #toBuilder()}); every field is validated in {@link Builder#build()} with an
+ * {@link dev.levee.core.InvalidConfigException} naming the policy ({@code RetryBudget}), field, bound
+ * and value.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
@@ -32,10 +34,14 @@ public final class RetryBudgetConfig {
     public static final double DEFAULT_RETRY_RATIO = 0.2;
     /** Default floor: 10 retries per second. */
     public static final double DEFAULT_MIN_RETRIES_PER_SECOND = 10;
+    /** Default retries in flight always allowed by the concurrency form: 1. */
+    public static final long DEFAULT_MIN_CONCURRENT_RETRIES = 1;
     /** Default time to live of deposits and withdrawals: 10 s. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
-    private final String name;
+    private static final String POLICY = "RetryBudget";
+    private static final RetryBudgetConfig DEFAULTS = new Builder().build();
+
     private final double retryRatio;
     private final double minRetriesPerSecond;
     private final long ttlNanos;
@@ -44,7 +50,6 @@ public final class RetryBudgetConfig {
     private final Ticker ticker;
 
     private RetryBudgetConfig(Builder b) {
-        this.name = b.name;
         this.retryRatio = b.retryRatio;
         this.minRetriesPerSecond = b.minRetriesPerSecond;
         this.ttlNanos = Deadline.saturatedNanos(b.ttl);
@@ -54,28 +59,31 @@ public final class RetryBudgetConfig {
     }
 
     /**
-     * Starts a config.
+     * Starts a config holding the defaults. Configs are nameless: the name goes to
+     * {@link RetryBudget#of(String, RetryBudgetConfig)}.
      *
-     * @param name the budget's name, used in events, logs and metrics
      * @return a builder holding the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * The default config.
+     * The default config (Finagle's and seed 003's: 20%, 10/s, 10 s).
      *
-     * @param name the budget's name
      * @return a config with every default
      */
-    public static RetryBudgetConfig ofDefaults(String name) {
-        return builder(name).build();
+    public static RetryBudgetConfig defaults() {
+        return DEFAULTS;
     }
 
-    /** @return the budget's name */
-    public String name() {
-        return name;
+    /**
+     * A builder holding this config's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** @return retries allowed per request in the window */
@@ -120,16 +128,23 @@ public final class RetryBudgetConfig {
 
     /** Builds a {@link RetryBudgetConfig}. Not thread-safe. */
     public static final class Builder {
-        private final String name;
         private double retryRatio = DEFAULT_RETRY_RATIO;
         private double minRetriesPerSecond = DEFAULT_MIN_RETRIES_PER_SECOND;
         private Duration ttl = DEFAULT_TTL;
         private double maxConcurrentRetryRatio = Double.NaN;
-        private long minConcurrentRetries = 1;
+        private long minConcurrentRetries = DEFAULT_MIN_CONCURRENT_RETRIES;
         private Ticker ticker = Ticker.system();
 
-        private Builder(String name) {
-            this.name = name;
+        private Builder() {
+        }
+
+        private Builder(RetryBudgetConfig c) {
+            this.retryRatio = c.retryRatio;
+            this.minRetriesPerSecond = c.minRetriesPerSecond;
+            this.ttl = Duration.ofNanos(c.ttlNanos);
+            this.maxConcurrentRetryRatio = c.maxConcurrentRetryRatio;
+            this.minConcurrentRetries = c.minConcurrentRetries;
+            this.ticker = c.ticker;
         }
 
         /**
@@ -198,13 +213,13 @@ public final class RetryBudgetConfig {
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
         public RetryBudgetConfig build() {
-            String policy = Validate.describe("RetryBudget", Validate.name("RetryBudget", name));
+            String policy = POLICY;
             Validate.inRange(policy, "retryRatio", retryRatio, 0.0, 10.0);
             Validate.inRange(policy, "minRetriesPerSecond", minRetriesPerSecond, 0.0, 1e9);
             Validate.notNull(policy, "ttl", ttl);
             Validate.check(ttl.compareTo(Duration.ofMillis(1)) >= 0 && ttl.compareTo(Duration.ofHours(1)) <= 0,
                     policy, "ttl", "in [PT0.001S, PT1H]", ttl);
-            if (!Double.isNaN(maxConcurrentRetryRatio) || minConcurrentRetries != 1) {
+            if (!Double.isNaN(maxConcurrentRetryRatio) || minConcurrentRetries != DEFAULT_MIN_CONCURRENT_RETRIES) {
                 Validate.inRange(policy, "maxConcurrentRetryRatio", maxConcurrentRetryRatio, 0.0, 10.0);
                 Validate.inRange(policy, "minConcurrentRetries", minConcurrentRetries, 0, 1_000_000);
             }

@@ -8,15 +8,17 @@ import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The immutable configuration of a {@link Retry}. Built by {@link #builder(String)}; validated in
- * {@link Builder#build()} with messages naming the field, bound and value.
+ * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
+ * ({@code Retry.of(name, config)}). Built by {@link #builder()} (or {@link #toBuilder()} from another
+ * config); validated in {@link Builder#build()} with an {@link dev.levee.core.InvalidConfigException}
+ * naming the policy ({@code Retry}), the field, the bound and the value.
  *
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
@@ -72,30 +74,31 @@ public final class RetryConfig {
     /** Default longest {@code retryAfter} hint worth waiting for. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
 
-    private final String name;
+    private static final String POLICY = "Retry";
+    private static final RetryConfig DEFAULTS = new Builder().build();
+
     private final int maxAttempts;
     private final long maxDurationNanos;
     private final Backoff backoff;
     private final Jitter jitter;
-    private final IntervalFunction intervalFunction;
+    private final @Nullable IntervalFunction intervalFunction;
     private final Classifier classifier;
-    private final Predicate<? super Throwable> abortPredicate;
-    private final Predicate<? super Throwable> retryPredicate;
-    private final Predicate<Object> abortResultPredicate;
+    private final @Nullable Predicate<? super Throwable> abortPredicate;
+    private final @Nullable Predicate<? super Throwable> retryPredicate;
+    private final @Nullable Predicate<Object> abortResultPredicate;
     private final java.util.List<TypedBackoff> typedBackoffs;
-    private final RetryAfterExtractor retryAfterExtractor;
+    private final @Nullable RetryAfterExtractor retryAfterExtractor;
     private final long maxRetryAfterNanos;
-    private final RetryBudget budget;
+    private final @Nullable RetryBudget budget;
     private final boolean budgeted;
     private final Level logLevel;
     private final Ticker ticker;
     private final Sleeper sleeper;
     private final Scheduler scheduler;
     private final RandomSource random;
-    private final Executor executor;
+    private final @Nullable Executor executor;
 
     private RetryConfig(Builder b, Classifier classifier) {
-        this.name = b.name;
         this.maxAttempts = b.maxAttempts;
         this.maxDurationNanos = b.maxDuration == null ? 0L : Deadline.saturatedNanos(b.maxDuration);
         this.backoff = b.backoff;
@@ -119,28 +122,31 @@ public final class RetryConfig {
     }
 
     /**
-     * Starts a config.
+     * Starts a config holding the defaults. Configs are nameless: the name goes to
+     * {@link Retry#of(String, RetryConfig)}, so one config can serve many retries.
      *
-     * @param name the retry's name, used in events, logs and metric tags
      * @return a builder holding the defaults
      */
-    public static Builder builder(String name) {
-        return new Builder(name);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * The default config.
+     * The default config: every {@code DEFAULT_*} constant.
      *
-     * @param name the retry's name
      * @return the config
      */
-    public static RetryConfig ofDefaults(String name) {
-        return builder(name).build();
+    public static RetryConfig defaults() {
+        return DEFAULTS;
     }
 
-    /** @return the name */
-    public String name() {
-        return name;
+    /**
+     * A builder holding this config's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** @return attempts, the first included */
@@ -164,7 +170,7 @@ public final class RetryConfig {
     }
 
     /** @return the custom interval function, or null */
-    public IntervalFunction intervalFunction() {
+    public @Nullable IntervalFunction intervalFunction() {
         return intervalFunction;
     }
 
@@ -174,7 +180,7 @@ public final class RetryConfig {
     }
 
     /** @return the abort predicate, or null */
-    public Predicate<? super Throwable> abortPredicate() {
+    public @Nullable Predicate<? super Throwable> abortPredicate() {
         return abortPredicate;
     }
 
@@ -182,12 +188,12 @@ public final class RetryConfig {
      * @return which failures are retried (on top of the classifier counting them as failures), or
      *         null for every one ({@link Builder#retryAll()}); by default {@link #DEFAULT_RETRY_PREDICATE}
      */
-    public Predicate<? super Throwable> retryPredicate() {
+    public @Nullable Predicate<? super Throwable> retryPredicate() {
         return retryPredicate;
     }
 
     /** @return the predicate on failed results that gives up at once, or null */
-    public Predicate<Object> abortResultPredicate() {
+    public @Nullable Predicate<Object> abortResultPredicate() {
         return abortResultPredicate;
     }
 
@@ -213,13 +219,13 @@ public final class RetryConfig {
          * @param backoff the backoff, not null
          */
         public TypedBackoff {
-            java.util.Objects.requireNonNull(type, "type");
-            java.util.Objects.requireNonNull(backoff, "backoff");
+            Validate.notNull(POLICY, "backoffFor.type", type);
+            Validate.notNull(POLICY, "backoffFor.backoff", backoff);
         }
     }
 
     /** @return the retry-after extractor, or null */
-    public RetryAfterExtractor retryAfterExtractor() {
+    public @Nullable RetryAfterExtractor retryAfterExtractor() {
         return retryAfterExtractor;
     }
 
@@ -234,7 +240,7 @@ public final class RetryConfig {
     }
 
     /** @return the shared budget given to the builder, or null (then see {@link #budgeted()}) */
-    public RetryBudget budget() {
+    public @Nullable RetryBudget budget() {
         return budget;
     }
 
@@ -273,21 +279,20 @@ public final class RetryConfig {
      *         attempt's stage's default async executor ({@link CompletableFuture#defaultExecutor()},
      *         usually {@link java.util.concurrent.ForkJoinPool#commonPool()})
      */
-    public Executor executor() {
+    public @Nullable Executor executor() {
         return executor;
     }
 
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
-        private final String name;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private Duration maxDuration;
+        private @Nullable Duration maxDuration;
         private Backoff backoff = DEFAULT_BACKOFF;
         private Jitter jitter = DEFAULT_JITTER;
-        private Predicate<? super Throwable> retryPredicate = DEFAULT_RETRY_PREDICATE;
-        private Predicate<Object> abortResultPredicate;
+        private @Nullable Predicate<? super Throwable> retryPredicate = DEFAULT_RETRY_PREDICATE;
+        private @Nullable Predicate<Object> abortResultPredicate;
         private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
-        private IntervalFunction intervalFunction;
+        private @Nullable IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
         private Predicate<Object> retryOnResult;
         private Predicate<? super Throwable> abortPredicate;
@@ -300,10 +305,32 @@ public final class RetryConfig {
         private Sleeper sleeper = Sleeper.system();
         private Scheduler scheduler = Scheduler.system();
         private RandomSource random = RandomSource.threadLocal();
-        private Executor executor;
+        private @Nullable Executor executor;
 
-        private Builder(String name) {
-            this.name = name;
+        private Builder() {
+        }
+
+        private Builder(RetryConfig c) {
+            this.maxAttempts = c.maxAttempts;
+            this.maxDuration = c.maxDurationNanos == 0 ? null : Duration.ofNanos(c.maxDurationNanos);
+            this.backoff = c.backoff;
+            this.jitter = c.jitter;
+            this.retryPredicate = c.retryPredicate;
+            this.abortResultPredicate = c.abortResultPredicate;
+            this.typedBackoffs.addAll(c.typedBackoffs);
+            this.intervalFunction = c.intervalFunction;
+            this.classifier = c.classifier; // the result predicate is already part of it
+            this.abortPredicate = c.abortPredicate;
+            this.retryAfterExtractor = c.retryAfterExtractor;
+            this.maxRetryAfter = Duration.ofNanos(c.maxRetryAfterNanos);
+            this.budget = c.budget;
+            this.budgeted = c.budgeted;
+            this.logLevel = c.logLevel;
+            this.ticker = c.ticker;
+            this.sleeper = c.sleeper;
+            this.scheduler = c.scheduler;
+            this.random = c.random;
+            this.executor = c.executor;
         }
 
         /**
@@ -324,7 +351,7 @@ public final class RetryConfig {
          * @param maxDuration in (0, 1 day], or null for none
          * @return this builder
          */
-        public Builder maxDuration(Duration maxDuration) {
+        public Builder maxDuration(@Nullable Duration maxDuration) {
             this.maxDuration = maxDuration;
             return this;
         }
@@ -357,7 +384,7 @@ public final class RetryConfig {
          * @param intervalFunction the function, or null to use backoff and jitter
          * @return this builder
          */
-        public Builder intervalFunction(IntervalFunction intervalFunction) {
+        public Builder intervalFunction(@Nullable IntervalFunction intervalFunction) {
             this.intervalFunction = intervalFunction;
             return this;
         }
@@ -397,7 +424,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder retryIf(Predicate<? super Throwable> predicate) {
-            this.retryPredicate = Objects.requireNonNull(predicate, "predicate");
+            this.retryPredicate = Validate.notNull(POLICY, "retryIf", predicate);
             return this;
         }
 
@@ -412,7 +439,11 @@ public final class RetryConfig {
         @SafeVarargs
         @SuppressWarnings("varargs") // the array is only copied into an immutable list
         public final Builder retryOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
+            Validate.check(types != null, POLICY, "retryOn", "set (not null)", null);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>();
+            for (Class<? extends Throwable> type : types) { // copied here: the array never escapes (@SafeVarargs)
+                copy.add(Validate.notNull(POLICY, "retryOn type", type));
+            }
             Predicate<? super Throwable> previous = retryPredicate;
             if (previous == null) {
                 return this; // every failure is retried already
@@ -450,8 +481,8 @@ public final class RetryConfig {
          * @return this builder
          */
         public <R> Builder retryOnStatus(Class<R> type, java.util.function.ToIntFunction<? super R> status) {
-            Objects.requireNonNull(type, "type");
-            Objects.requireNonNull(status, "status");
+            Validate.notNull(POLICY, "retryOnStatus.type", type);
+            Validate.notNull(POLICY, "retryOnStatus.status", status);
             return retryOnResult(r -> type.isInstance(r) && TransientFailure.isTransientStatus(status.applyAsInt(type.cast(r))));
         }
 
@@ -463,7 +494,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder abortOnResult(Predicate<Object> predicate) {
-            Objects.requireNonNull(predicate, "predicate");
+            Validate.notNull(POLICY, "abortOnResult", predicate);
             Predicate<Object> previous = abortResultPredicate;
             this.abortResultPredicate = previous == null ? predicate : r -> previous.test(r) || predicate.test(r);
             return this;
@@ -504,7 +535,11 @@ public final class RetryConfig {
         @SafeVarargs
         @SuppressWarnings("varargs") // the array is only copied into an immutable list
         public final Builder abortOn(Class<? extends Throwable>... types) {
-            java.util.List<Class<? extends Throwable>> copy = java.util.List.of(types); // rejects nulls
+            Validate.check(types != null, POLICY, "abortOn", "set (not null)", null);
+            java.util.List<Class<? extends Throwable>> copy = new java.util.ArrayList<>();
+            for (Class<? extends Throwable> type : types) { // copied here: the array never escapes (@SafeVarargs)
+                copy.add(Validate.notNull(POLICY, "abortOn type", type));
+            }
             return abortIf(t -> {
                 for (Class<? extends Throwable> type : copy) {
                     if (type.isInstance(t)) {
@@ -523,7 +558,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder abortIf(Predicate<? super Throwable> predicate) {
-            Objects.requireNonNull(predicate, "predicate");
+            Validate.notNull(POLICY, "abortIf", predicate);
             Predicate<? super Throwable> previous = abortPredicate;
             this.abortPredicate = previous == null ? predicate : t -> previous.test(t) || predicate.test(t);
             return this;
@@ -536,7 +571,7 @@ public final class RetryConfig {
          * @param extractor the extractor, or null
          * @return this builder
          */
-        public Builder retryAfterExtractor(RetryAfterExtractor extractor) {
+        public Builder retryAfterExtractor(@Nullable RetryAfterExtractor extractor) {
             this.retryAfterExtractor = extractor;
             return this;
         }
@@ -560,7 +595,7 @@ public final class RetryConfig {
          * @return this builder
          */
         public Builder budget(RetryBudget budget) {
-            this.budget = Objects.requireNonNull(budget, "budget");
+            this.budget = Validate.notNull(POLICY, "budget", budget);
             this.budgeted = true;
             return this;
         }
@@ -644,7 +679,7 @@ public final class RetryConfig {
          * @param executor the executor, or null for the default
          * @return this builder
          */
-        public Builder executor(Executor executor) {
+        public Builder executor(@Nullable Executor executor) {
             this.executor = executor;
             return this;
         }
@@ -667,7 +702,7 @@ public final class RetryConfig {
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
         public RetryConfig build() {
-            String policy = Validate.describe("Retry", Validate.name("Retry", name));
+            String policy = POLICY;
             if (maxAttempts == UNLIMITED_ATTEMPTS) {
                 Validate.check(maxDuration != null, policy, "maxDuration",
                         "set when attempts are unlimited (nothing else bounds a call made without a deadline)", null);

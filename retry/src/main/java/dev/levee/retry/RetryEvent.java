@@ -1,15 +1,18 @@
 package dev.levee.retry;
 
 import dev.levee.core.PolicyEvent;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link Retry} or {@link Hedge} did. Built only when a listener is subscribed
- * ({@link Retry#onEvent}), on the thread that made the decision.
+ * What a {@link Retry} did, as sealed past-tense records: {@link Retried}, {@link Succeeded},
+ * {@link GaveUp}, {@link Rejected} (the budget refused a retry). Built only when a listener is
+ * subscribed ({@link Retry#onEvent}), on the thread that made the decision. A {@link Hedge} publishes
+ * {@link HedgeEvent}s.
  */
 public sealed interface RetryEvent extends PolicyEvent {
 
     /**
-     * A retry is about to wait {@code delayNanos} and then make attempt {@code attempt + 1}.
+     * A retry was decided: the retry waits {@code delayNanos} and then makes attempt {@code attempt + 1}.
      *
      * @param policyName the policy
      * @param tickerNanos when
@@ -18,7 +21,8 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param failure what the attempt threw, or null for a failed result
      * @param result the failed result, or null
      */
-    record Retrying(String policyName, long tickerNanos, int attempt, long delayNanos, Throwable failure, Object result)
+    record Retried(String policyName, long tickerNanos, int attempt, long delayNanos, @Nullable Throwable failure,
+                   @Nullable Object result)
             implements RetryEvent {}
 
     /**
@@ -40,26 +44,17 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param failure the last failure, or null for a failed result
      * @param result the last failed result, or null
      */
-    record GaveUp(String policyName, long tickerNanos, int attempts, GiveUpReason reason, Throwable failure,
-                  Object result) implements RetryEvent {}
+    record GaveUp(String policyName, long tickerNanos, int attempts, GiveUpReason reason, @Nullable Throwable failure,
+                  @Nullable Object result) implements RetryEvent {}
 
     /**
-     * The retry budget refused a retry (or a hedge); the caller got the original failure at once.
+     * The retry budget refused a retry; the caller got the original failure at once. Counted in
+     * {@code levee.retry.rejected} with {@code kind} = {@value RetryBudget#REJECTED_KIND}.
      *
      * @param policyName the policy
      * @param tickerNanos when
-     * @param attempt the attempt that failed (for a hedge: the hedge that was not started)
+     * @param attempt the attempt that failed
      * @param budgetName the refusing budget
      */
-    record BudgetRefused(String policyName, long tickerNanos, int attempt, String budgetName) implements RetryEvent {}
-
-    /**
-     * A hedge started a further attempt because the earlier ones had not answered within the hedge delay.
-     *
-     * @param policyName the policy
-     * @param tickerNanos when
-     * @param attempt the attempt started, 2 for the first hedge
-     * @param delayNanos the hedge delay used
-     */
-    record Hedged(String policyName, long tickerNanos, int attempt, long delayNanos) implements RetryEvent {}
+    record Rejected(String policyName, long tickerNanos, int attempt, String budgetName) implements RetryEvent {}
 }

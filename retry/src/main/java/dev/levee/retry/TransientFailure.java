@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Retry} retries by default: failures that a later attempt can get past without
@@ -55,7 +56,7 @@ public final class TransientFailure {
      * @param failure the failure, may be null (then false)
      * @return true if a later attempt may succeed
      */
-    public static boolean isTransient(Throwable failure) {
+    public static boolean isTransient(@Nullable Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_CAUSES; depth++) {
             if (t instanceof Retryable || t instanceof TimeoutException || t instanceof SocketTimeoutException

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // deadline scopes opened only to make the deadline current
 class AsyncRetryTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();
@@ -25,7 +26,7 @@ class AsyncRetryTest {
 
     private RetryConfig.Builder config() {
         // A direct executor: attempts run on the thread advancing the manual scheduler, deterministically.
-        return RetryConfig.builder("async").ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run).retryAll()
+        return RetryConfig.builder().ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
@@ -62,7 +63,7 @@ class AsyncRetryTest {
 
     @Test
     void aFirstSuccessCompletesAtOnce() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         CompletionStage<String> stage = retry.executeAsync(new FlakyAsync(0));
         assertThat(stage.toCompletableFuture().getNow(null)).isEqualTo("ok");
         assertThat(retry.metrics().successfulWithoutRetry()).isEqualTo(1);
@@ -70,7 +71,7 @@ class AsyncRetryTest {
 
     @Test
     void backoffsWaitOnTheSchedulerWithoutBlocking() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         FlakyAsync call = new FlakyAsync(2);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(result).isNotDone();
@@ -86,7 +87,7 @@ class AsyncRetryTest {
 
     @Test
     void exhaustionFailsWithTheLastFailureUnchanged() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         FlakyAsync call = new FlakyAsync(10);
         CompletionStage<String> stage = retry.executeAsync(call);
         scheduler.advance(Duration.ofSeconds(1));
@@ -96,7 +97,7 @@ class AsyncRetryTest {
 
     @Test
     void aCallThatThrowsInsteadOfReturningAStageIsRetried() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         AtomicInteger calls = new AtomicInteger();
         CompletionStage<String> stage = retry.executeAsync(() -> {
             if (calls.incrementAndGet() == 1) {
@@ -110,8 +111,8 @@ class AsyncRetryTest {
 
     @Test
     void cancellingTheResultStopsFurtherAttempts() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
-        Retry retry = Retry.of(config().budget(budget).build());
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
+        Retry retry = Retry.of("async", config().budget(budget).build());
         FlakyAsync call = new FlakyAsync(10);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(scheduler.pending()).isEqualTo(1);
@@ -125,7 +126,7 @@ class AsyncRetryTest {
 
     @Test
     void cancellingTheResultCancelsTheAttemptInFlight() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         List<CompletableFuture<String>> attempts = new ArrayList<>();
         CompletableFuture<String> result = retry.executeAsync(() -> {
             CompletableFuture<String> f = new CompletableFuture<>();
@@ -142,7 +143,7 @@ class AsyncRetryTest {
     @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void theCallersDeadlineIsRespectedAndRestoredAroundLaterAttempts() {
-        Retry retry = Retry.of(config().maxAttempts(10).build());
+        Retry retry = Retry.of("async", config().maxAttempts(10).build());
         List<Deadline> seenDeadlines = new ArrayList<>();
         FlakyAsync flaky = new FlakyAsync(100);
         CompletionStage<String> stage;
@@ -163,7 +164,7 @@ class AsyncRetryTest {
 
     @Test
     void asyncHonoursRetryAfterHints() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         AtomicInteger calls = new AtomicInteger();
         CompletableFuture<String> result = retry.executeAsync(() -> calls.incrementAndGet() == 1
                 ? CompletableFuture.<String>failedFuture(new RateLimitedException("l", "no", 300 * MS))
@@ -176,7 +177,7 @@ class AsyncRetryTest {
 
     @Test
     void anErrorIsNotRetriedAsynchronously() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         AssertionError error = new AssertionError("bug");
         AtomicInteger calls = new AtomicInteger();
         CompletionStage<String> stage = retry.executeAsync(() -> {
@@ -189,7 +190,7 @@ class AsyncRetryTest {
 
     @Test
     void failedResultsAreRetriedAsynchronously() {
-        Retry retry = Retry.of(config().retryOnResult("busy"::equals).build());
+        Retry retry = Retry.of("async", config().retryOnResult("busy"::equals).build());
         AtomicInteger calls = new AtomicInteger();
         CompletableFuture<String> result = retry.executeAsync(
                 () -> CompletableFuture.completedFuture(calls.incrementAndGet() < 3 ? "busy" : "done")).toCompletableFuture();
@@ -210,9 +211,9 @@ class AsyncRetryTest {
 
     @Test
     void aCancelRacingTheBackoffTaskStillReturnsTheConcurrentRetrySlot() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
         StartedScheduler started = new StartedScheduler();
-        Retry retry = Retry.of(config().scheduler(started).budget(budget).build());
+        Retry retry = Retry.of("async", config().scheduler(started).budget(budget).build());
         FlakyAsync call = new FlakyAsync(10);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(budget.retriesInFlight()).isEqualTo(1);
@@ -226,7 +227,7 @@ class AsyncRetryTest {
 
     @Test
     void aZeroDelayBackoffThatRunsBeforeItsHandleIsStoredCannotHideTheNextBackoff() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
         // The first backoff's task runs inline, before schedule() returns (a zero delay on a fast
         // scheduler thread); later backoffs wait on the manual scheduler.
         AtomicInteger schedules = new AtomicInteger();
@@ -237,7 +238,7 @@ class AsyncRetryTest {
             }
             return scheduler.schedule(task, delayNanos);
         };
-        Retry retry = Retry.of(config().scheduler(racing).budget(budget).maxAttempts(5).build());
+        Retry retry = Retry.of("async", config().scheduler(racing).budget(budget).maxAttempts(5).build());
         FlakyAsync call = new FlakyAsync(10);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(call.stages).hasSize(2);
@@ -251,7 +252,7 @@ class AsyncRetryTest {
 
     @Test
     void aCancelWhileAnAttemptIsStartingCancelsThatAttempt() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("async", config().build());
         List<CompletableFuture<String>> attempts = new ArrayList<>();
         AtomicReference<CompletableFuture<String>> result = new AtomicReference<>();
         result.set(retry.executeAsync(() -> {
@@ -277,7 +278,7 @@ class AsyncRetryTest {
     @Test
     void anAttemptAfterABackoffRunsOnTheExecutorNeverOnTheSchedulersThread() {
         List<Runnable> handedOver = new ArrayList<>();
-        Retry retry = Retry.of(config().executor(handedOver::add).build());
+        Retry retry = Retry.of("async", config().executor(handedOver::add).build());
         FlakyAsync call = new FlakyAsync(1);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         assertThat(call.stages).hasSize(1);
@@ -293,7 +294,7 @@ class AsyncRetryTest {
     @Test
     void byDefaultTheAttemptRunsOnTheStagesDefaultAsyncExecutor() throws Exception {
         List<Runnable> handedOver = new ArrayList<>();
-        Retry retry = Retry.of(RetryConfig.builder("async").ticker(ticker).scheduler(scheduler).retryAll()
+        Retry retry = Retry.of("async", RetryConfig.builder().ticker(ticker).scheduler(scheduler).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none()).build());
         AtomicInteger calls = new AtomicInteger();
         AtomicReference<Thread> secondAttemptThread = new AtomicReference<>();
@@ -340,9 +341,10 @@ class AsyncRetryTest {
     @Test
     void anExecutorThatRefusesEndsTheCallWithTheLastFailure() {
         java.util.concurrent.RejectedExecutionException refusal = new java.util.concurrent.RejectedExecutionException("full");
-        Retry retry = Retry.of(config().executor(task -> {
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
+        Retry retry = Retry.of("async", config().executor(task -> {
             throw refusal;
-        }).defaultBudget().build());
+        }).budget(budget).build());
         FlakyAsync call = new FlakyAsync(1);
         CompletableFuture<String> result = retry.executeAsync(call).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(100));
@@ -351,5 +353,7 @@ class AsyncRetryTest {
         assertThat(failure).isSameAs(call.thrown.get(0));
         assertThat(failure.getSuppressed()).containsExactly(refusal);
         assertThat(retry.metrics().failedWithRetry() + retry.metrics().failedWithoutRetry()).isEqualTo(1);
+        assertThat(budget.retriesInFlight()).as("the withdrawn retry was returned").isZero();
+        assertThat(budget.requestsInFlight()).isZero();
     }
 }

@@ -29,7 +29,7 @@ class HedgeTest {
     private final ManualScheduler scheduler = new ManualScheduler(ticker);
 
     private HedgeConfig.Builder config() {
-        return HedgeConfig.builder("hedge").ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
+        return HedgeConfig.builder().ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
                 .delay(Duration.ofMillis(50));
     }
 
@@ -52,7 +52,7 @@ class HedgeTest {
 
     @Test
     void aFastFirstAnswerStartsNoHedge() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(10));
@@ -66,9 +66,9 @@ class HedgeTest {
 
     @Test
     void theFastAnswerWinsAndTheLoserIsCancelled() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         Attempts attempts = new Attempts();
-        List<RetryEvent> events = new ArrayList<>();
+        List<HedgeEvent> events = new ArrayList<>();
         hedge.onEvent(events::add);
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(49));
@@ -78,13 +78,13 @@ class HedgeTest {
         attempts.futures.get(1).complete("hedge");
         assertThat(result.getNow(null)).isEqualTo("hedge");
         assertThat(attempts.futures.get(0)).isCancelled();
-        assertThat(events).containsExactly(new RetryEvent.Hedged("hedge", 50 * MS, 2, 50 * MS));
+        assertThat(events).containsExactly(new HedgeEvent.Hedged("hedge", 50 * MS, 2, 50 * MS));
         assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(1, 1, 1, 0));
     }
 
     @Test
     void upToMaxHedgesAreStartedOneDelayApart() {
-        Hedge hedge = Hedge.of(config().maxHedges(2).build());
+        Hedge hedge = Hedge.of("hedge", config().maxHedges(2).build());
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(50));
@@ -101,26 +101,26 @@ class HedgeTest {
 
     @Test
     void hedgesStopWhenTheBudgetRefuses() {
-        RetryBudget empty = RetryBudget.of(RetryBudgetConfig.builder("empty").ticker(ticker)
+        RetryBudget empty = RetryBudget.of("empty", RetryBudgetConfig.builder().ticker(ticker)
                 .retryRatio(0).minRetriesPerSecond(0).build());
-        Hedge hedge = Hedge.of(config().maxHedges(3).budget(empty).build());
-        List<RetryEvent> events = new ArrayList<>();
+        Hedge hedge = Hedge.of("hedge", config().maxHedges(3).budget(empty).build());
+        List<HedgeEvent> events = new ArrayList<>();
         hedge.onEvent(events::add);
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofSeconds(1));
         assertThat(attempts.futures).hasSize(1);
-        assertThat(events).containsExactly(new RetryEvent.BudgetRefused("hedge", 50 * MS, 2, "empty"));
-        assertThat(hedge.metrics().budgetRefusals()).isEqualTo(1);
+        assertThat(events).containsExactly(new HedgeEvent.Rejected("hedge", 50 * MS, 2, "empty"));
+        assertThat(hedge.metrics().rejected()).isEqualTo(1);
         attempts.futures.get(0).complete("slow but fine");
         assertThat(result.getNow(null)).isEqualTo("slow but fine");
     }
 
     @Test
     void hedgesDrawFromASharedBudgetUntilItIsSpent() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("shared").ticker(ticker)
+        RetryBudget budget = RetryBudget.of("shared", RetryBudgetConfig.builder().ticker(ticker)
                 .retryRatio(0).minRetriesPerSecond(0.3).ttl(Duration.ofSeconds(10)).build()); // 3 retries per 10 s
-        Hedge hedge = Hedge.of(config().budget(budget).build());
+        Hedge hedge = Hedge.of("hedge", config().budget(budget).build());
         int hedged = 0;
         for (int i = 0; i < 6; i++) {
             Attempts attempts = new Attempts();
@@ -136,7 +136,7 @@ class HedgeTest {
 
     @Test
     void whenEveryAttemptFailsTheLastFailureComesOutUnchanged() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         Attempts attempts = new Attempts();
         CompletionStage<String> stage = hedge.executeAsync(attempts::next);
         scheduler.advance(Duration.ofMillis(50));
@@ -150,7 +150,7 @@ class HedgeTest {
 
     @Test
     void aFirstFailureBeforeTheDelayEndsTheCall() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         Attempts attempts = new Attempts();
         CompletionStage<String> stage = hedge.executeAsync(attempts::next);
         IOException failure = new IOException("down");
@@ -161,7 +161,7 @@ class HedgeTest {
 
     @Test
     void anErrorIsADefinitiveAnswer() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         Attempts attempts = new Attempts();
         CompletionStage<String> stage = hedge.executeAsync(attempts::next);
         scheduler.advance(Duration.ofMillis(50));
@@ -173,8 +173,8 @@ class HedgeTest {
 
     @Test
     void cancellingTheResultCancelsEveryAttemptAndTheTimer() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).maxConcurrentRetries(1, 5).build());
-        Hedge hedge = Hedge.of(config().maxHedges(2).budget(budget).build());
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(1, 5).build());
+        Hedge hedge = Hedge.of("hedge", config().maxHedges(2).budget(budget).build());
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(50));
@@ -185,9 +185,22 @@ class HedgeTest {
         assertThat(budget.requestsInFlight()).isZero();
     }
 
+    /** Issue 11 item 3: 0.99 is the p99, not (as on the old 0-100 scale) about the fastest call. */
+    @Test
+    void percentileDelayOfPointNineNineIsTheP99() {
+        Hedge hedge = Hedge.of("hedge", config().percentileDelay(0.99, Duration.ofMillis(500)).build());
+        for (int i = 1; i <= 100; i++) {
+            Attempts attempts = new Attempts();
+            hedge.executeAsync(attempts::next);
+            ticker.advance(i * MS); // answers in 1..100 ms
+            attempts.futures.get(0).complete("ok");
+        }
+        assertThat(hedge.currentDelayNanos()).isEqualTo(99 * MS);
+    }
+
     @Test
     void thePercentileDelayFollowsObservedLatency() {
-        Hedge hedge = Hedge.of(config().percentileDelay(90, Duration.ofMillis(500)).build());
+        Hedge hedge = Hedge.of("hedge", config().percentileDelay(0.9, Duration.ofMillis(500)).build());
         assertThat(hedge.currentDelayNanos()).isEqualTo(500 * MS);
         for (int i = 1; i <= 100; i++) {
             Attempts attempts = new Attempts();
@@ -207,7 +220,7 @@ class HedgeTest {
                 task.run();
                 return () -> false;
             };
-            Hedge hedge = Hedge.of(config().scheduler(immediate).executor(pool).build());
+            Hedge hedge = Hedge.of("hedge", config().scheduler(immediate).executor(pool).build());
             AtomicInteger calls = new AtomicInteger();
             CountDownLatch never = new CountDownLatch(1);
             AtomicBoolean loserInterrupted = new AtomicBoolean();
@@ -238,7 +251,7 @@ class HedgeTest {
             workers.add(worker);
             worker.start();
         };
-        Hedge hedge = Hedge.of(config().executor(threadPerTask).build());
+        Hedge hedge = Hedge.of("hedge", config().executor(threadPerTask).build());
         AtomicBoolean started = new AtomicBoolean();
         AtomicBoolean attemptInterrupted = new AtomicBoolean();
         Thread.currentThread().interrupt();
@@ -268,7 +281,7 @@ class HedgeTest {
 
     @Test
     void theSynchronousFormRethrowsTheFailureUnchanged() {
-        Hedge hedge = Hedge.of(config().build());
+        Hedge hedge = Hedge.of("hedge", config().build());
         IOException failure = new IOException("down");
         assertThatThrownBy(() -> hedge.execute(() -> {
             throw failure;
@@ -277,32 +290,43 @@ class HedgeTest {
 
     @Test
     void everyFieldIsValidated() {
-        assertThatThrownBy(() -> HedgeConfig.builder(null).build()).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> Hedge.of("", HedgeConfig.defaults())).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Hedge: name must be a non-blank string but was ''");
+        assertThatThrownBy(() -> Hedge.of("h", null)).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Hedge 'h': config must be set (not null) but was null");
         assertThatThrownBy(() -> config().delay(Duration.ZERO).build())
-                .hasMessage("Hedge 'hedge': delay must be > 0 but was PT0S");
+                .hasMessage("Hedge: delay must be > 0 but was PT0S");
         assertThatThrownBy(() -> config().delay(Duration.ofHours(2)).build()).hasMessageContaining("delay must be <= PT1H");
+        // Issue 11: the percentile is a fraction; 95 (a percent) is refused with a message that says so.
+        assertThatThrownBy(() -> config().percentileDelay(95, Duration.ofMillis(1)).build())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage("Hedge: percentile must be a fraction in (0, 1) (95.0 looks like a percent: write 0.95) but was 95.0");
+        assertThatThrownBy(() -> config().percentileDelay(1, Duration.ofMillis(1)).build())
+                .hasMessage("Hedge: percentile must be a fraction in (0, 1) but was 1.0");
         assertThatThrownBy(() -> config().percentileDelay(100, Duration.ofMillis(1)).build())
-                .hasMessage("Hedge 'hedge': percentile must be in (0, 100) but was 100.0");
+                .hasMessageContaining("100.0 looks like a percent: write 1.0");
+        assertThatThrownBy(() -> config().percentileDelay(101, Duration.ofMillis(1)).build())
+                .hasMessage("Hedge: percentile must be a fraction in (0, 1) but was 101.0");
         assertThatThrownBy(() -> config().percentileDelay(0, Duration.ofMillis(1)).build()).hasMessageContaining("percentile");
         assertThatThrownBy(() -> config().maxHedges(0).build())
-                .hasMessage("Hedge 'hedge': maxHedges must be in [1, 10] but was 0");
+                .hasMessage("Hedge: maxHedges must be in [1, 10] but was 0");
         assertThatThrownBy(() -> config().maxHedges(11).build()).hasMessageContaining("maxHedges");
         assertThatThrownBy(() -> config().classifier(null).build()).hasMessageContaining("classifier must be set");
         assertThatThrownBy(() -> config().ticker(null).build()).hasMessageContaining("ticker must be set");
         assertThatThrownBy(() -> config().scheduler(null).build()).hasMessageContaining("scheduler must be set");
-        HedgeConfig defaults = HedgeConfig.builder("d").build();
-        assertThat(defaults.percentile()).isEqualTo(95.0);
+        HedgeConfig defaults = HedgeConfig.builder().build();
+        assertThat(defaults.percentile()).isEqualTo(HedgeConfig.DEFAULT_PERCENTILE).isEqualTo(0.95);
         assertThat(defaults.delayNanos()).isEqualTo(100 * MS);
         assertThat(defaults.maxHedges()).isEqualTo(1);
         assertThat(defaults.executor()).isNotNull();
-        assertThat(Hedge.of(config().withoutBudget().build()).budget()).isNull();
+        assertThat(Hedge.of("hedge", config().withoutBudget().build()).budget()).isNull();
     }
 
     /** Bug 4 (issue 12): the hedge timer only hands the hedged attempt over; the timer thread runs no user code. */
     @Test
     void aHedgeTimerHandsTheAttemptToTheAsyncExecutor() {
         List<Runnable> handedOver = new ArrayList<>();
-        Hedge hedge = Hedge.of(config().asyncExecutor(handedOver::add).build());
+        Hedge hedge = Hedge.of("hedge", config().asyncExecutor(handedOver::add).build());
         Attempts attempts = new Attempts();
         CompletableFuture<String> result = hedge.executeAsync(attempts::next).toCompletableFuture();
         scheduler.advance(Duration.ofMillis(50));

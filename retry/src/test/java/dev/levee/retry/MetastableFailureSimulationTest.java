@@ -34,13 +34,13 @@ class MetastableFailureSimulationTest {
         ManualTicker ticker = new ManualTicker();
         ManualScheduler scheduler = new ManualScheduler(ticker);
         RandomSource random = RandomSource.seeded(2024);
-        RetryConfig.Builder config = RetryConfig.builder(budgeted ? "with-budget" : "no-budget")
+        RetryConfig.Builder config = RetryConfig.builder()
                 .ticker(ticker).sleeper(ticker).scheduler(scheduler).random(random).executor(Runnable::run)
                 .retryAll()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());
-        Retry retry = Retry.of(budgeted ? config.defaultBudget().build() : config.build());
+        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build() : config.build());
 
         int steps = SECONDS * 100;
         double[] load = new double[steps];

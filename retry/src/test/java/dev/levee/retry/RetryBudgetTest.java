@@ -19,12 +19,12 @@ class RetryBudgetTest {
     private final ManualTicker ticker = new ManualTicker(-5_000 * MS);
 
     private RetryBudgetConfig.Builder config() {
-        return RetryBudgetConfig.builder("budget").ticker(ticker);
+        return RetryBudgetConfig.builder().ticker(ticker);
     }
 
     @Test
     void defaultsAreFinagles() {
-        RetryBudgetConfig c = RetryBudgetConfig.ofDefaults("b");
+        RetryBudgetConfig c = RetryBudgetConfig.defaults();
         assertThat(c.retryRatio()).isEqualTo(0.2);
         assertThat(c.minRetriesPerSecond()).isEqualTo(10.0);
         assertThat(c.ttl()).isEqualTo(Duration.ofSeconds(10));
@@ -33,7 +33,7 @@ class RetryBudgetTest {
 
     @Test
     void theFloorAllowsMinPerSecondTimesTtlWithoutTraffic() {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(5).ttl(Duration.ofSeconds(2)).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(5).ttl(Duration.ofSeconds(2)).build());
         int allowed = 0;
         while (budget.tryRetry()) {
             allowed++;
@@ -45,7 +45,7 @@ class RetryBudgetTest {
 
     @Test
     void eachRequestAddsTheRatio() {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0.25).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(0).retryRatio(0.25).build());
         for (int i = 0; i < 100; i++) {
             budget.onRequestStart();
         }
@@ -61,7 +61,7 @@ class RetryBudgetTest {
 
     @Test
     void depositsAndWithdrawalsExpireAfterTheTtl() {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(1).ttl(Duration.ofSeconds(10)).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(0).retryRatio(1).ttl(Duration.ofSeconds(10)).build());
         for (int i = 0; i < 10; i++) {
             budget.onRequestStart();
         }
@@ -82,7 +82,7 @@ class RetryBudgetTest {
 
     @Test
     void sixteenThreadsNeverWithdrawMoreThanTheAllowance() throws Exception {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(10).retryRatio(0.2).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(10).retryRatio(0.2).build());
         for (int i = 0; i < 10_000; i++) {
             budget.onRequestStart();
         }
@@ -121,7 +121,7 @@ class RetryBudgetTest {
 
     @Test
     void sixteenThreadsDrainAFixedAllowanceExactly() throws Exception {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0.5).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(0).retryRatio(0.5).build());
         for (int i = 0; i < 2_001; i++) {
             budget.onRequestStart();
         }
@@ -153,7 +153,7 @@ class RetryBudgetTest {
 
     @Test
     void theConcurrencyFormBoundsRetriesInFlight() {
-        RetryBudget budget = RetryBudget.of(config().maxConcurrentRetries(0.1, 2).build());
+        RetryBudget budget = RetryBudget.of("b", config().maxConcurrentRetries(0.1, 2).build());
         for (int i = 0; i < 50; i++) {
             budget.onRequestStart();
         }
@@ -179,7 +179,7 @@ class RetryBudgetTest {
 
     @Test
     void threeNestedLayersSharingOneBudgetStayWithinOnePointTwoTimesRequestsPlusTheMinimum() {
-        RetryBudget budget = RetryBudget.of(config().build());
+        RetryBudget budget = RetryBudget.of("b", config().build());
         AtomicInteger attempts = new AtomicInteger();
         Retry inner = layer("inner", budget);
         Retry middle = layer("middle", budget);
@@ -207,15 +207,15 @@ class RetryBudgetTest {
     }
 
     private Retry layer(String name, RetryBudget budget) {
-        RetryConfig.Builder b = RetryConfig.builder(name).ticker(ticker).sleeper(ticker).retryAll()
+        RetryConfig.Builder b = RetryConfig.builder().ticker(ticker).sleeper(ticker).retryAll()
                 .backoff(Backoff.none()).jitter(Jitter.none());
-        return Retry.of((budget == null ? b.withoutBudget() : b.budget(budget)).build());
+        return Retry.of(name, (budget == null ? b.withoutBudget() : b.budget(budget)).build());
     }
 
     @Test
     void aRefusalReturnsTheOriginalFailureWithAnEventAndAMetric() {
-        RetryBudget budget = RetryBudget.of(config().minRetriesPerSecond(0).retryRatio(0).build());
-        Retry retry = Retry.of(RetryConfig.builder("r").ticker(ticker).sleeper(ticker).retryAll().budget(budget).build());
+        RetryBudget budget = RetryBudget.of("b", config().minRetriesPerSecond(0).retryRatio(0).build());
+        Retry retry = Retry.of("r", RetryConfig.builder().ticker(ticker).sleeper(ticker).retryAll().budget(budget).build());
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
         IOException failure = new IOException("down");
@@ -225,23 +225,26 @@ class RetryBudgetTest {
             throw failure;
         })).isSameAs(failure);
         assertThat(calls).hasValue(1);
-        assertThat(events.get(0)).isEqualTo(new RetryEvent.BudgetRefused("r", ticker.read(), 1, "budget"));
+        assertThat(events.get(0)).isEqualTo(new RetryEvent.Rejected("r", ticker.read(), 1, "b"));
         assertThat(((RetryEvent.GaveUp) events.get(1)).reason()).isEqualTo(GiveUpReason.BUDGET);
-        assertThat(retry.metrics().budgetRefusals()).isEqualTo(1);
+        assertThat(retry.metrics().rejected()).isEqualTo(1);
         assertThat(budget.refusals()).isEqualTo(1);
     }
 
     @Test
     void everyFieldIsValidated() {
-        assertThatThrownBy(() -> RetryBudgetConfig.builder(" ").build()).isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("name must be a non-blank string");
+        assertThatThrownBy(() -> RetryBudget.of(" ", RetryBudgetConfig.defaults())).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("RetryBudget: name must be a non-blank string but was ' '");
+        assertThatThrownBy(() -> RetryBudget.of("b", null)).isInstanceOf(InvalidConfigException.class)
+                .hasMessage("RetryBudget 'b': config must be set (not null) but was null");
+        assertThatThrownBy(() -> RetryBudget.unlimited("")).isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> config().retryRatio(-0.1).build())
-                .hasMessage("RetryBudget 'budget': retryRatio must be in [0.0, 10.0] but was -0.1");
+                .hasMessage("RetryBudget: retryRatio must be in [0.0, 10.0] but was -0.1");
         assertThatThrownBy(() -> config().retryRatio(10.5).build()).hasMessageContaining("retryRatio");
         assertThatThrownBy(() -> config().minRetriesPerSecond(-1).build())
-                .hasMessage("RetryBudget 'budget': minRetriesPerSecond must be in [0.0, 1.0E9] but was -1.0");
+                .hasMessage("RetryBudget: minRetriesPerSecond must be in [0.0, 1.0E9] but was -1.0");
         assertThatThrownBy(() -> config().ttl(Duration.ofNanos(10)).build())
-                .hasMessage("RetryBudget 'budget': ttl must be in [PT0.001S, PT1H] but was PT0.00000001S");
+                .hasMessage("RetryBudget: ttl must be in [PT0.001S, PT1H] but was PT0.00000001S");
         assertThatThrownBy(() -> config().ttl(Duration.ofHours(2)).build()).hasMessageContaining("ttl");
         assertThatThrownBy(() -> config().ttl(null).build()).hasMessageContaining("ttl must be set");
         assertThatThrownBy(() -> config().maxConcurrentRetries(11, 1).build())
@@ -259,7 +262,7 @@ class RetryBudgetTest {
         // Defaults: 100 retries per 10 s without traffic; buckets of 2^28 ns, 38 per ttl.
         long width = 1L << 28;
         ManualTicker t = new ManualTicker(80 * width - 1); // the last nanosecond of a bucket
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).build());
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(t).build());
         int allowed = 0;
         while (budget.tryRetry()) {
             allowed++;
@@ -275,7 +278,7 @@ class RetryBudgetTest {
     @Test
     void depositsEarnRetriesOnlyWithinTheTtl() {
         ManualTicker t = new ManualTicker(80L << 28); // the first nanosecond of a bucket
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(t).minRetriesPerSecond(0)
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(t).minRetriesPerSecond(0)
                 .retryRatio(1).build());
         budget.onRequestStart();
         t.advance(Duration.ofMillis(9_000));
@@ -329,7 +332,7 @@ class RetryBudgetTest {
 
     private static boolean withdrawalCounts(long ttl, long t, long age) {
         ManualTicker clock = new ManualTicker(t);
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(clock).retryRatio(0)
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(clock).retryRatio(0)
                 .minRetriesPerSecond(1e6).ttl(Duration.ofNanos(ttl)).build());
         assertThat(budget.tryRetry()).isTrue();
         clock.advance(age);
@@ -338,10 +341,86 @@ class RetryBudgetTest {
 
     private static boolean depositCounts(long ttl, long t, long age) {
         ManualTicker clock = new ManualTicker(t);
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(clock)
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(clock)
                 .ttl(Duration.ofNanos(ttl)).build());
         budget.onRequestStart();
         clock.advance(age);
         return budget.deposits() == 1;
+    }
+
+    /** Withdrawals of n at once from 16 threads: all or none each, and never above the allowance. */
+    @Test
+    void sixteenThreadsWithdrawingSeveralAtOnceNeverOverdraw() throws Exception {
+        RetryBudget budget = RetryBudget.of("n", config().minRetriesPerSecond(0).retryRatio(0.5).build());
+        for (int i = 0; i < 2_001; i++) {
+            budget.onRequestStart();
+        }
+        AtomicLong granted = new AtomicLong();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            int n = 1 + t % 3;
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 300; i++) {
+                    if (budget.tryRetry(n)) {
+                        granted.addAndGet(n);
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(granted.get()).isLessThanOrEqualTo(1_000).isGreaterThanOrEqualTo(998); // at most 2 short: a 3 that did not fit
+        assertThat(budget.withdrawals()).isEqualTo(granted.get());
+    }
+
+    /**
+     * The documented bound, as a property over seeded random schedules and ttls: whenever a retry is
+     * granted at time t, the retries granted in (t - ttl, t], itself included, are at most
+     * {@code ratio · requests in (t - ttl, t] + minRetriesPerSecond · ttlSeconds}, counted exactly from
+     * a log of every event.
+     */
+    @Test
+    void theAllowanceBoundHoldsExactlyOverRandomSchedules() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(2026);
+        for (int schedule = 0; schedule < 40; schedule++) {
+            long ttl = random.nextLong(MS, 20_000 * MS);
+            double ratio = random.nextInt(0, 11) / 10.0;
+            double minPerSecond = random.nextInt(0, 4) * 5.0;
+            ManualTicker clock = new ManualTicker(random.nextLong(-(1L << 40), 1L << 40));
+            RetryBudget budget = RetryBudget.of("p", RetryBudgetConfig.builder().ticker(clock).retryRatio(ratio)
+                    .minRetriesPerSecond(minPerSecond).ttl(Duration.ofNanos(ttl)).build());
+            double reserve = minPerSecond * ttl / 1e9;
+            java.util.ArrayDeque<Long> deposits = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<Long> withdrawals = new java.util.ArrayDeque<>();
+            for (int step = 0; step < 3_000; step++) {
+                clock.advance(random.nextLong(0, ttl / 20 + 1));
+                long now = clock.read();
+                if (random.nextInt(3) == 0) {
+                    budget.onRequestStart();
+                    deposits.addLast(now);
+                } else if (budget.tryRetry()) {
+                    withdrawals.addLast(now);
+                    while (!deposits.isEmpty() && deposits.peekFirst() <= now - ttl) {
+                        deposits.removeFirst();
+                    }
+                    while (!withdrawals.isEmpty() && withdrawals.peekFirst() <= now - ttl) {
+                        withdrawals.removeFirst();
+                    }
+                    assertThat((double) withdrawals.size())
+                            .as("schedule %d step %d ttl=%d ratio=%s", schedule, step, ttl, ratio)
+                            .isLessThanOrEqualTo(ratio * deposits.size() + reserve);
+                }
+            }
+        }
     }
 }

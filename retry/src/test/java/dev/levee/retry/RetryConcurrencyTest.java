@@ -17,9 +17,9 @@ class RetryConcurrencyTest {
     @Test
     void sixteenThreadsSharingARetryKeepEveryCountExact() throws Exception {
         ManualTicker ticker = new ManualTicker();
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("shared").ticker(ticker)
+        RetryBudget budget = RetryBudget.of("shared", RetryBudgetConfig.builder().ticker(ticker)
                 .retryRatio(0.1).minRetriesPerSecond(0).build());
-        Retry retry = Retry.of(RetryConfig.builder("shared").ticker(ticker).sleeper(nanos -> { })
+        Retry retry = Retry.of("shared", RetryConfig.builder().ticker(ticker).sleeper(nanos -> { })
                 .backoff(Backoff.constant(Duration.ofMillis(1))).jitter(Jitter.none()).maxAttempts(3).budget(budget).build());
         int threads = 16;
         int callsPerThread = 2_000;
@@ -80,7 +80,7 @@ class RetryConcurrencyTest {
         // Time never moved: one bucket, so the budget bound is exact: retries <= floor(0.1 · deposits).
         assertThat(m.retries()).isEqualTo(budget.withdrawals()).isLessThanOrEqualTo((long) (0.1 * calls));
         assertThat(budget.deposits()).isEqualTo(calls);
-        assertThat(m.retries() + m.budgetRefusals()).as("every failed attempt before the last asked the budget")
+        assertThat(m.retries() + m.rejected()).as("every failed attempt before the last asked the budget")
                 .isEqualTo(budget.withdrawals() + budget.refusals());
     }
 }

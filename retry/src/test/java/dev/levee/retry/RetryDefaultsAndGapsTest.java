@@ -29,14 +29,14 @@ class RetryDefaultsAndGapsTest {
     private final ManualTicker ticker = new ManualTicker();
 
     private RetryConfig.Builder config() {
-        return RetryConfig.builder("gaps").ticker(ticker).sleeper(ticker)
+        return RetryConfig.builder().ticker(ticker).sleeper(ticker)
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
     /** The "seed default — Levee default — why" table of docs/retry.md, read from the builders. */
     @Test
     void theSeedDefaultsTableMatchesTheBuilders() {
-        RetryConfig c = RetryConfig.ofDefaults("defaults");
+        RetryConfig c = RetryConfig.defaults();
         assertThat(c.maxAttempts()).isEqualTo(RetryConfig.DEFAULT_MAX_ATTEMPTS).isEqualTo(3); // 000: 3 attempts
         assertThat(c.backoff()).isSameAs(RetryConfig.DEFAULT_BACKOFF);
         assertThat(c.backoff().delayNanos(1)).isEqualTo(RetryConfig.DEFAULT_INITIAL_BACKOFF.toNanos()).isEqualTo(100 * MS);
@@ -45,8 +45,8 @@ class RetryDefaultsAndGapsTest {
         assertThat(c.jitter()).isSameAs(RetryConfig.DEFAULT_JITTER).isSameAs(Jitter.full());
         assertThat(c.retryPredicate()).isSameAs(RetryConfig.DEFAULT_RETRY_PREDICATE).isSameAs(TransientFailure.PREDICATE);
         assertThat(c.maxRetryAfter()).isEqualTo(RetryConfig.DEFAULT_MAX_RETRY_AFTER);
-        assertThat(RetryConfig.builder("x").retryAll().build().retryPredicate()).as("retryAll() is one call away").isNull();
-        RetryBudgetConfig budget = RetryBudgetConfig.ofDefaults("b"); // 003: 20%, 10/s, 10 s
+        assertThat(RetryConfig.builder().retryAll().build().retryPredicate()).as("retryAll() is one call away").isNull();
+        RetryBudgetConfig budget = RetryBudgetConfig.defaults(); // 003: 20%, 10/s, 10 s
         assertThat(budget.retryRatio()).isEqualTo(RetryBudgetConfig.DEFAULT_RETRY_RATIO).isEqualTo(0.2);
         assertThat(budget.minRetriesPerSecond()).isEqualTo(RetryBudgetConfig.DEFAULT_MIN_RETRIES_PER_SECOND).isEqualTo(10);
         assertThat(budget.ttl()).isEqualTo(RetryBudgetConfig.DEFAULT_TTL).isEqualTo(Duration.ofSeconds(10));
@@ -74,7 +74,7 @@ class RetryDefaultsAndGapsTest {
     }
 
     private int attemptsFor(Throwable failure) {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("u", config().build());
         AtomicInteger calls = new AtomicInteger();
         try {
             retry.execute(() -> {
@@ -90,13 +90,13 @@ class RetryDefaultsAndGapsTest {
     @Test
     void retryAllAndRetryIfReplaceTheDefaultRuleRetryOnAddsToIt() {
         AtomicInteger calls = new AtomicInteger();
-        Retry all = Retry.of(config().retryAll().build());
+        Retry all = Retry.of("u", config().retryAll().build());
         assertThatThrownBy(() -> all.execute(() -> {
             calls.incrementAndGet();
             throw new IOException("generic");
         })).isInstanceOf(IOException.class);
         assertThat(calls).hasValue(3);
-        Retry also = Retry.of(config().retryOn(IllegalStateException.class).build());
+        Retry also = Retry.of("u", config().retryOn(IllegalStateException.class).build());
         calls.set(0);
         assertThatThrownBy(() -> also.execute(() -> {
             calls.incrementAndGet();
@@ -109,7 +109,7 @@ class RetryDefaultsAndGapsTest {
             throw new IllegalStateException();
         })).isInstanceOf(IllegalStateException.class);
         assertThat(calls).hasValue(3);
-        Retry only = Retry.of(config().retryIf(t -> t instanceof IllegalStateException).build());
+        Retry only = Retry.of("u", config().retryIf(t -> t instanceof IllegalStateException).build());
         calls.set(0);
         assertThatThrownBy(() -> only.execute(() -> {
             calls.incrementAndGet();
@@ -132,7 +132,7 @@ class RetryDefaultsAndGapsTest {
     }
 
     private int attemptsForStatus(int status) {
-        Retry retry = Retry.of(config().retryOnStatus(Response.class, Response::status).build());
+        Retry retry = Retry.of("u", config().retryOnStatus(Response.class, Response::status).build());
         AtomicInteger calls = new AtomicInteger();
         assertThat(retry.execute(() -> {
             calls.incrementAndGet();
@@ -144,7 +144,7 @@ class RetryDefaultsAndGapsTest {
     @Test
     void abortOnResultGivesUpAtOnceWithThatResult() {
         List<RetryEvent> events = new ArrayList<>();
-        Retry retry = Retry.of(config().retryOnStatus(Response.class, Response::status)
+        Retry retry = Retry.of("u", config().retryOnStatus(Response.class, Response::status)
                 .abortOnResult(r -> r instanceof Response response && response.status() == 429).build());
         retry.onEvent(events::add);
         AtomicInteger calls = new AtomicInteger();
@@ -157,10 +157,10 @@ class RetryDefaultsAndGapsTest {
     @Test
     void aNegativeIntervalFallsBackToTheBackoffNeverZero() {
         List<Long> delays = new ArrayList<>();
-        Retry retry = Retry.of(config().maxAttempts(4)
+        Retry retry = Retry.of("u", config().maxAttempts(4)
                 .intervalFunction((n, failure, result) -> n == 2 ? Duration.ofMillis(7) : Duration.ofMillis(-1)).build());
         retry.onEvent(e -> {
-            if (e instanceof RetryEvent.Retrying r) {
+            if (e instanceof RetryEvent.Retried r) {
                 delays.add(r.delayNanos());
             }
         });
@@ -173,12 +173,12 @@ class RetryDefaultsAndGapsTest {
     @Test
     void perExceptionTypeDelaysFirstMatchWins() {
         List<Long> delays = new ArrayList<>();
-        Retry retry = Retry.of(config().maxAttempts(4)
+        Retry retry = Retry.of("u", config().maxAttempts(4)
                 .backoffFor(SocketTimeoutException.class, Backoff.constant(Duration.ofMillis(5)))
                 .backoffFor(SocketException.class, Backoff.constant(Duration.ofSeconds(1)))
                 .build());
         retry.onEvent(e -> {
-            if (e instanceof RetryEvent.Retrying r) {
+            if (e instanceof RetryEvent.Retried r) {
                 delays.add(r.delayNanos());
             }
         });
@@ -193,7 +193,7 @@ class RetryDefaultsAndGapsTest {
 
     @Test
     void unlimitedAttemptsStopAtMaxDuration() {
-        Retry retry = Retry.of(config().unlimitedAttempts().maxDuration(Duration.ofSeconds(10)).build());
+        Retry retry = Retry.of("u", config().unlimitedAttempts().maxDuration(Duration.ofSeconds(10)).build());
         AtomicInteger calls = new AtomicInteger();
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
@@ -204,18 +204,18 @@ class RetryDefaultsAndGapsTest {
         // Attempts at 0, 100, ..., 10,000 ms: the 101st backoff would end past 10 s.
         assertThat(calls).hasValue(101);
         assertThat(((RetryEvent.GaveUp) events.get(events.size() - 1)).reason()).isEqualTo(GiveUpReason.MAX_DURATION);
-        assertThat(RetryConfig.builder("u").unlimitedAttempts().maxDuration(Duration.ofSeconds(1)).build().unlimitedAttempts()).isTrue();
+        assertThat(RetryConfig.builder().unlimitedAttempts().maxDuration(Duration.ofSeconds(1)).build().unlimitedAttempts()).isTrue();
     }
 
     @Test
     void unlimitedAttemptsWithoutMaxDurationAreRefused() {
-        assertThatThrownBy(() -> RetryConfig.builder("u").unlimitedAttempts().build()).isInstanceOf(InvalidConfigException.class)
+        assertThatThrownBy(() -> RetryConfig.builder().unlimitedAttempts().build()).isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("maxDuration must be set when attempts are unlimited");
     }
 
     @Test
     void aBudgetWithdrawsNAtOnceOrNone() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("n").ticker(ticker).minRetriesPerSecond(0)
+        RetryBudget budget = RetryBudget.of("n", RetryBudgetConfig.builder().ticker(ticker).minRetriesPerSecond(0)
                 .retryRatio(0.5).build());
         for (int i = 0; i < 10; i++) {
             budget.onRequestStart();
@@ -233,7 +233,7 @@ class RetryDefaultsAndGapsTest {
 
     @Test
     void theConcurrencyFormReservesNAtOnce() {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("c").ticker(ticker).maxConcurrentRetries(0, 3).build());
+        RetryBudget budget = RetryBudget.of("c", RetryBudgetConfig.builder().ticker(ticker).maxConcurrentRetries(0, 3).build());
         assertThat(budget.tryRetry(2)).isTrue();
         assertThat(budget.tryRetry(2)).isFalse();
         assertThat(budget.retriesInFlight()).isEqualTo(2);
@@ -253,7 +253,7 @@ class RetryDefaultsAndGapsTest {
         assertThat(budget.withdrawals()).isEqualTo(10_000L + RetryBudget.MAX_WITHDRAWAL);
         assertThat(budget.refusals()).isZero();
         assertThat(budget.available()).isEqualTo(Long.MAX_VALUE);
-        Retry retry = Retry.of(config().budget(budget).build());
+        Retry retry = Retry.of("u", config().budget(budget).build());
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> retry.execute(() -> {
             calls.incrementAndGet();

@@ -18,11 +18,11 @@ class RetryMetricsBinderTest {
 
     @Test
     void everyKindOfCallIsCounted() throws IOException {
-        RetryBudget budget = RetryBudget.of(RetryBudgetConfig.builder("b").ticker(ticker).retryRatio(0).minRetriesPerSecond(0.3).build());
-        Retry retry = Retry.of(RetryConfig.builder("payments").ticker(ticker).sleeper(ticker).budget(budget).retryAll()
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).retryRatio(0).minRetriesPerSecond(0.3).build());
+        Retry retry = Retry.of("payments", RetryConfig.builder().ticker(ticker).sleeper(ticker).budget(budget).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(1))).jitter(Jitter.none()).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RetryMetricsBinder.of(retry).bindTo(registry);
+        new RetryMetricsBinder(retry).bindTo(registry);
 
         retry.execute(() -> "ok"); // successful without retry
         AtomicInteger n = new AtomicInteger();
@@ -44,8 +44,10 @@ class RetryMetricsBinderTest {
         assertThat(kind(registry, "failed_with_retry")).isEqualTo(1);
         assertThat(kind(registry, "failed_without_retry")).isEqualTo(1);
         assertThat(registry.get("levee.retry.retries").tag("name", "payments").functionCounter().count()).isEqualTo(3);
-        assertThat(registry.get("levee.retry.budget.refusals").tag("name", "payments").functionCounter().count()).isEqualTo(1);
-        assertThat(registry.get("levee.retry.budget.available").tag("kind", "b").gauge().value()).isZero();
+        // Issue 11: one rejection meter shape, levee.<pattern>.rejected{name, kind}.
+        assertThat(registry.get("levee.retry.rejected").tag("name", "payments").tag("kind", "retry_budget")
+                .functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("levee.retry.budget.available").tag("name", "payments").gauge().value()).isZero();
     }
 
     private static double kind(SimpleMeterRegistry registry, String kind) {
@@ -55,18 +57,36 @@ class RetryMetricsBinderTest {
     @Test
     void hedgesAreCounted() {
         ManualScheduler scheduler = new ManualScheduler(ticker);
-        Hedge hedge = Hedge.of(HedgeConfig.builder("search").ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
+        Hedge hedge = Hedge.of("search", HedgeConfig.builder().ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run)
                 .delay(Duration.ofMillis(5)).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RetryMetricsBinder.of(List.of(), List.of(hedge)).bindTo(registry);
+        new HedgeMetricsBinder(hedge).bindTo(registry);
         CompletableFuture<String> slow = new CompletableFuture<>();
         AtomicInteger attempt = new AtomicInteger();
         hedge.executeAsync(() -> attempt.incrementAndGet() == 1 ? slow : CompletableFuture.completedFuture("fast"));
         scheduler.advance(Duration.ofMillis(5));
-        assertThat(registry.get("levee.hedge.calls").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("levee.hedge.calls").tag("name", "search").functionCounter().count()).isEqualTo(1);
         assertThat(registry.get("levee.hedge.hedges").functionCounter().count()).isEqualTo(1);
         assertThat(registry.get("levee.hedge.wins").functionCounter().count()).isEqualTo(1);
-        assertThat(registry.get("levee.hedge.budget.refusals").functionCounter().count()).isZero();
+        assertThat(registry.get("levee.hedge.rejected").tag("name", "search").tag("kind", "retry_budget")
+                .functionCounter().count()).isZero();
         assertThat(slow).isCancelled();
+    }
+
+    /** Issue 11: binders take (X...) and (Collection<X>), and every meter uses core's vocabulary. */
+    @Test
+    void bindersFollowTheHouseShapeAndVocabulary() {
+        Retry a = Retry.ofDefaults("a");
+        Retry b = Retry.of("b", RetryConfig.builder().defaultBudget().build());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new RetryMetricsBinder(List.of(a, b)).bindTo(registry);
+        new HedgeMetricsBinder(List.of(Hedge.ofDefaults("h"))).bindTo(registry);
+        java.util.Set<String> tagKeys = java.util.Set.of(dev.levee.core.MetricNames.TAG_NAME, dev.levee.core.MetricNames.TAG_KIND);
+        registry.getMeters().forEach(meter -> {
+            assertThat(meter.getId().getName()).matches("levee\\.(retry|hedge)\\.[a-z.]+");
+            meter.getId().getTags().forEach(tag -> assertThat(tagKeys).contains(tag.getKey()));
+        });
+        assertThat(registry.find("levee.retry.rejected").meters()).hasSize(2);
+        assertThat(registry.find("levee.hedge.rejected").meters()).hasSize(1);
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // deadline scopes opened only to make the deadline current
 class RetryTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker(1_000 * MS);
@@ -31,7 +32,7 @@ class RetryTest {
     private RetryConfig.Builder config() {
         // retryAll(): these tests pin the loop's mechanics with plain IOExceptions; the default rule
         // (transient failures only) has its own tests below.
-        return RetryConfig.builder("test").ticker(ticker).sleeper(ticker).retryAll()
+        return RetryConfig.builder().ticker(ticker).sleeper(ticker).retryAll()
                 .backoff(Backoff.constant(Duration.ofMillis(100))).jitter(Jitter.none());
     }
 
@@ -59,7 +60,7 @@ class RetryTest {
 
     @Test
     void aFirstSuccessIsReturnedWithoutRetrying() throws IOException {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         Flaky call = new Flaky(0);
         assertThat(retry.execute(call)).isEqualTo("ok");
         assertThat(call.calls).isEqualTo(1);
@@ -69,7 +70,7 @@ class RetryTest {
 
     @Test
     void transientFailuresAreRetriedAfterTheBackoff() throws IOException {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         Flaky call = new Flaky(2);
         assertThat(retry.execute(call)).isEqualTo("ok");
         assertThat(call.calls).isEqualTo(3);
@@ -79,7 +80,7 @@ class RetryTest {
 
     @Test
     void exhaustionRethrowsTheLastFailureUnchanged() {
-        Retry retry = Retry.of(config().maxAttempts(4).build());
+        Retry retry = Retry.of("test", config().maxAttempts(4).build());
         Flaky call = new Flaky(100);
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
@@ -87,14 +88,14 @@ class RetryTest {
         assertThat(call.calls).isEqualTo(4);
         assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 0, 0, 1, 3, 0));
         assertThat(events).hasSize(4);
-        assertThat(events.get(0)).isEqualTo(new RetryEvent.Retrying("test", 1_000 * MS, 1, 100 * MS, call.thrown.get(0), null));
+        assertThat(events.get(0)).isEqualTo(new RetryEvent.Retried("test", 1_000 * MS, 1, 100 * MS, call.thrown.get(0), null));
         assertThat(events.get(3)).isEqualTo(new RetryEvent.GaveUp("test", 1_300 * MS, 4, GiveUpReason.MAX_ATTEMPTS,
                 call.thrown.get(3), null));
     }
 
     @Test
     void maxAttemptsOfOneNeverRetries() {
-        Retry retry = Retry.of(config().maxAttempts(1).build());
+        Retry retry = Retry.of("test", config().maxAttempts(1).build());
         Flaky call = new Flaky(1);
         assertThatThrownBy(() -> retry.execute(call)).isSameAs(call.thrown.get(0));
         assertThat(retry.metrics().failedWithoutRetry()).isEqualTo(1);
@@ -102,7 +103,7 @@ class RetryTest {
 
     @Test
     void anErrorIsNeverRetriedAndComesOutUnchanged() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         AtomicInteger calls = new AtomicInteger();
         StackOverflowError error = new StackOverflowError();
         assertThatThrownBy(() -> retry.execute(() -> {
@@ -111,7 +112,7 @@ class RetryTest {
         })).isSameAs(error);
         assertThat(calls).hasValue(1);
         // Even a classifier that records errors does not make Retry retry them.
-        Retry recording = Retry.of(config().classifier(dev.levee.core.Classifier.builder().recordErrors(true).build()).build());
+        Retry recording = Retry.of("test", config().classifier(dev.levee.core.Classifier.builder().recordErrors(true).build()).build());
         assertThatThrownBy(() -> recording.execute(() -> {
             calls.incrementAndGet();
             throw error;
@@ -121,7 +122,7 @@ class RetryTest {
 
     @Test
     void ignoredExceptionsAreNotRetried() {
-        Retry retry = Retry.of(config().classifier(dev.levee.core.Classifier.builder()
+        Retry retry = Retry.of("test", config().classifier(dev.levee.core.Classifier.builder()
                 .ignore(IllegalStateException.class).build()).build());
         AtomicInteger calls = new AtomicInteger();
         IllegalStateException e = new IllegalStateException();
@@ -135,7 +136,7 @@ class RetryTest {
     @Test
     void abortPredicatesStopAtOnce() throws IOException {
         List<RetryEvent> events = new ArrayList<>();
-        Retry retry = Retry.of(config().abortOn(IllegalArgumentException.class)
+        Retry retry = Retry.of("test", config().abortOn(IllegalArgumentException.class)
                 .abortIf(t -> t.getMessage() != null && t.getMessage().startsWith("4")).build());
         retry.onEvent(events::add);
         AtomicInteger calls = new AtomicInteger();
@@ -159,7 +160,7 @@ class RetryTest {
 
     @Test
     void failedResultsAreRetriedAndTheLastIsReturnedOnExhaustion() {
-        Retry retry = Retry.of(config().retryOnResult(r -> r instanceof Integer && (Integer) r >= 500).build());
+        Retry retry = Retry.of("test", config().retryOnResult(r -> r instanceof Integer && (Integer) r >= 500).build());
         AtomicInteger calls = new AtomicInteger();
         int[] answers = {503, 502, 200};
         assertThat(retry.execute(() -> answers[calls.getAndIncrement()])).isEqualTo(200);
@@ -172,7 +173,7 @@ class RetryTest {
 
     @Test
     void aRejectionsRetryAfterHintRaisesTheDelay() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         AtomicInteger calls = new AtomicInteger();
         String answer = retry.execute(() -> {
             if (calls.incrementAndGet() == 1) {
@@ -186,7 +187,7 @@ class RetryTest {
 
     @Test
     void aShortHintDoesNotShortenTheBackoff() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         AtomicInteger calls = new AtomicInteger();
         retry.execute(() -> {
             if (calls.incrementAndGet() == 1) {
@@ -199,7 +200,7 @@ class RetryTest {
 
     @Test
     void aHintLongerThanMaxRetryAfterGivesUpAtOnce() {
-        Retry retry = Retry.of(config().maxRetryAfter(Duration.ofSeconds(5)).build());
+        Retry retry = Retry.of("test", config().maxRetryAfter(Duration.ofSeconds(5)).build());
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
         CircuitOpenException open = new CircuitOpenException("breaker", "open", 60_000 * MS);
@@ -216,7 +217,7 @@ class RetryTest {
     @Test
     void anExtractorReadsHintsFromResults() {
         record Response(int status, Duration retryAfter) {}
-        Retry retry = Retry.of(config()
+        Retry retry = Retry.of("test", config()
                 .retryOnResult(r -> ((Response) r).status() == 503)
                 .retryAfterExtractor((failure, result) -> result == null ? null : ((Response) result).retryAfter())
                 .build());
@@ -229,7 +230,7 @@ class RetryTest {
 
     @Test
     void rejectionsCanBeExcludedWithAbortOn() {
-        Retry retry = Retry.of(config().abortOn(RejectedException.class).build());
+        Retry retry = Retry.of("test", config().abortOn(RejectedException.class).build());
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> retry.execute(() -> {
             calls.incrementAndGet();
@@ -241,7 +242,8 @@ class RetryTest {
     @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void aBackoffEndingPastTheDeadlineIsNotStarted() {
-        Retry retry = Retry.of(config().backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).maxAttempts(10).build());
+        Retry retry = Retry.of("test", config().backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
+                .maxAttempts(10).build());
         Flaky call = new Flaky(100);
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
@@ -257,7 +259,7 @@ class RetryTest {
     @SuppressWarnings("try") // the scope is held only for its close()
     @Test
     void anExpiredDeadlineGivesUpEvenWithoutBackoff() {
-        Retry retry = Retry.of(config().backoff(Backoff.none()).build());
+        Retry retry = Retry.of("test", config().backoff(Backoff.none()).build());
         Flaky call = new Flaky(100);
         try (ContextScope scope = Deadline.afterNanos(0, ticker).attach()) {
             assertThatThrownBy(() -> retry.execute(call)).isSameAs(call.thrown.get(0));
@@ -267,7 +269,7 @@ class RetryTest {
 
     @Test
     void maxDurationBoundsTheTotalTime() {
-        Retry retry = Retry.of(config().maxAttempts(100).maxDuration(Duration.ofMillis(450)).build());
+        Retry retry = Retry.of("test", config().maxAttempts(100).maxDuration(Duration.ofMillis(450)).build());
         Flaky call = new Flaky(1000);
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
@@ -282,7 +284,7 @@ class RetryTest {
 
     @Test
     void anInterruptDuringTheBackoffRestoresTheFlagAndRethrows() {
-        Retry retry = Retry.of(config().sleeper(nanos -> {
+        Retry retry = Retry.of("test", config().sleeper(nanos -> {
             throw new InterruptedException("stop");
         }).build());
         Flaky call = new Flaky(5);
@@ -297,7 +299,7 @@ class RetryTest {
 
     @Test
     void anInterruptedThreadDoesNotRetry() {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         Flaky call = new Flaky(5);
         try {
             assertThatThrownBy(() -> retry.execute(() -> {
@@ -320,7 +322,7 @@ class RetryTest {
     @Test
     void anIntervalFunctionSeesTheRetryNumberAndTheOutcome() throws IOException {
         List<String> seen = new ArrayList<>();
-        Retry retry = Retry.of(config().maxAttempts(4).intervalFunction((n, failure, result) -> {
+        Retry retry = Retry.of("test", config().maxAttempts(4).intervalFunction((n, failure, result) -> {
             seen.add(n + ":" + failure.getMessage());
             return Duration.ofMillis(7L * n);
         }).build());
@@ -332,11 +334,11 @@ class RetryTest {
 
     @Test
     void jitteredDelaysFollowTheSeededSequence() {
-        Retry retry = Retry.of(config().maxAttempts(5).random(RandomSource.seeded(42))
+        Retry retry = Retry.of("test", config().maxAttempts(5).random(RandomSource.seeded(42))
                 .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10))).jitter(Jitter.full()).build());
         List<Long> delays = new ArrayList<>();
         retry.onEvent(e -> {
-            if (e instanceof RetryEvent.Retrying r) {
+            if (e instanceof RetryEvent.Retried r) {
                 delays.add(r.delayNanos());
             }
         });
@@ -368,7 +370,7 @@ class RetryTest {
                 return next.proceedAsync(call);
             }
         };
-        Pipeline pipeline = Pipeline.of(Retry.of(config().build()), counting);
+        Pipeline pipeline = Pipeline.of(Retry.of("test", config().build()), counting);
         Flaky call = new Flaky(2);
         assertThat(pipeline.execute(call)).isEqualTo("ok");
         assertThat(innerRuns).hasValue(3);
@@ -376,7 +378,7 @@ class RetryTest {
 
     @Test
     void decoratedFunctionsRetry() throws Exception {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         AtomicInteger calls = new AtomicInteger();
         java.util.concurrent.Callable<String> callable = () -> {
             if (calls.incrementAndGet() < 2) {
@@ -389,7 +391,7 @@ class RetryTest {
 
     @Test
     void aThrowingListenerDoesNotAffectTheCall() throws IOException {
-        Retry retry = Retry.of(config().build());
+        Retry retry = Retry.of("test", config().build());
         retry.onEvent(e -> {
             throw new IllegalStateException("listener bug");
         });
@@ -414,7 +416,7 @@ class RetryTest {
                     throw bug;
                 }).build()));
         for (RetryConfig.Builder builder : configs) {
-            Retry retry = Retry.of(builder.build());
+            Retry retry = Retry.of("test", builder.build());
             Flaky flaky = new Flaky(5);
             assertThatThrownBy(() -> retry.execute(flaky)).isSameAs(flaky.thrown.get(0));
             assertThat(flaky.calls).isEqualTo(1);
@@ -427,11 +429,11 @@ class RetryTest {
 
     @Test
     void aThrowingCallbackOnAFailedResultReturnsThatResult() {
-        Retry retry = Retry.of(config().retryOnResult("busy"::equals).intervalFunction((attempt, failure, result) -> {
+        Retry retry = Retry.of("test", config().retryOnResult("busy"::equals).intervalFunction((attempt, failure, result) -> {
             throw new IllegalStateException("callback bug");
         }).build());
         assertThat(retry.execute(() -> "busy")).isEqualTo("busy");
-        Retry classifying = Retry.of(config().retryOnResult(r -> {
+        Retry classifying = Retry.of("test", config().retryOnResult(r -> {
             throw new IllegalStateException("classifier bug");
         }).build());
         assertThat(classifying.execute(() -> "value")).isEqualTo("value");
@@ -441,7 +443,7 @@ class RetryTest {
     void aThrowingCallbackKeepsTheAsyncCallsOutcome() {
         dev.levee.core.ManualScheduler scheduler = new dev.levee.core.ManualScheduler(ticker);
         IOException boom = new IOException("boom");
-        Retry retry = Retry.of(config().scheduler(scheduler).intervalFunction((attempt, failure, result) -> {
+        Retry retry = Retry.of("test", config().scheduler(scheduler).intervalFunction((attempt, failure, result) -> {
             throw new IllegalStateException("callback bug");
         }).build());
         java.util.concurrent.CompletableFuture<String> failed = retry.executeAsync(
@@ -449,7 +451,7 @@ class RetryTest {
         assertThat(failed).isCompletedExceptionally();
         assertThatThrownBy(failed::join).hasCause(boom);
         assertThat(boom.getSuppressed()).hasSize(1);
-        Retry classifying = Retry.of(config().scheduler(scheduler).retryOnResult(r -> {
+        Retry classifying = Retry.of("test", config().scheduler(scheduler).retryOnResult(r -> {
             throw new IllegalStateException("classifier bug");
         }).build());
         java.util.concurrent.CompletableFuture<String> value = classifying.executeAsync(

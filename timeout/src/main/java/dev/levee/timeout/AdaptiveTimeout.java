@@ -1,17 +1,17 @@
 package dev.levee.timeout;
 
 import dev.levee.core.Deadline;
+import dev.levee.core.Validate;
 import dev.levee.timeout.internal.LatencyHistogram;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A timeout that follows the dependency's observed latency:
  * <pre>
- *   timeout = clamp(quantile(percentile) × factor, min, max)      once sampleCount &gt;= minSamples
- *   timeout = max                                                  before that
+ *   timeout = clamp(quantile(percentile) × factor, minTimeout, maxTimeout)   once sampleCount &gt;= minSamples
+ *   timeout = maxTimeout                                                     before that
  * </pre>
  *
  * <p><b>Estimate.</b> Latencies go into log-linear histograms (16 buckets per power of two, so the
@@ -30,13 +30,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Use it alone ({@link #record(long)}, {@link #timeout()}) to size a client's read timeout, or
  * plug it into a {@link Timeout} with {@link TimeoutConfig.Builder#adaptive(AdaptiveTimeout)}, which
  * feeds it every call's latency (a timed-out call counts as the timeout, so a slowing dependency
- * pushes the timeout up to {@code max}, not down).
+ * pushes the timeout up to {@code maxTimeout}, not down).
  */
 public final class AdaptiveTimeout {
     /** The quantile is recomputed every this many samples. */
     public static final int RECOMPUTE_EVERY = 16;
 
     private final AdaptiveTimeoutConfig config;
+    private final String name;
     private final long minNanos;
     private final long maxNanos;
     private final LatencyHistogram[] windows = {new LatencyHistogram(), new LatencyHistogram()};
@@ -45,30 +46,39 @@ public final class AdaptiveTimeout {
     private volatile long timeoutNanos;
     private volatile long quantileNanos = -1L;
 
-    private AdaptiveTimeout(AdaptiveTimeoutConfig config) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.minNanos = Deadline.saturatedNanos(config.min());
-        this.maxNanos = Deadline.saturatedNanos(config.max());
+    private AdaptiveTimeout(String name, AdaptiveTimeoutConfig config) {
+        this.name = Validate.name("AdaptiveTimeout", name);
+        this.config = Validate.notNull(Validate.describe("AdaptiveTimeout", name), "config", config);
+        this.minNanos = Deadline.saturatedNanos(config.minTimeout());
+        this.maxNanos = Deadline.saturatedNanos(config.maxTimeout());
         this.timeoutNanos = maxNanos;
     }
 
     /**
      * An adaptive timeout from a config.
      *
+     * @param name the name, for logs and {@code toString}; not blank
      * @param config the config
      * @return a new adaptive timeout with no samples
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
-    public static AdaptiveTimeout of(AdaptiveTimeoutConfig config) {
-        return new AdaptiveTimeout(config);
+    public static AdaptiveTimeout of(String name, AdaptiveTimeoutConfig config) {
+        return new AdaptiveTimeout(name, config);
     }
 
     /**
-     * An adaptive timeout with the default config (p99 × 1.5 in [10 ms, 5 s]).
+     * An adaptive timeout with the default config (p99 × 1.5 in [10 ms, 5 s], seed 000).
      *
+     * @param name the name
      * @return a new adaptive timeout with no samples
      */
-    public static AdaptiveTimeout withDefaults() {
-        return new AdaptiveTimeout(AdaptiveTimeoutConfig.builder().build());
+    public static AdaptiveTimeout ofDefaults(String name) {
+        return new AdaptiveTimeout(name, AdaptiveTimeoutConfig.defaults());
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
     }
 
     /** @return the config */

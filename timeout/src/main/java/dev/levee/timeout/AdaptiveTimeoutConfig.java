@@ -13,33 +13,46 @@ import java.time.Duration;
  *       tracked</td></tr>
  *   <tr><td>{@code factor}</td><td>1.5</td><td>in [1, 100]</td><td>headroom multiplied onto the
  *       quantile</td></tr>
- *   <tr><td>{@code min}</td><td>10 ms</td><td>&gt; 0</td><td>the timeout never goes below</td></tr>
- *   <tr><td>{@code max}</td><td>5 s</td><td>&ge; min</td><td>the timeout never goes above; used until
+ *   <tr><td>{@code minTimeout}</td><td>10 ms</td><td>&gt; 0</td><td>the timeout never goes below</td></tr>
+ *   <tr><td>{@code maxTimeout}</td><td>5 s</td><td>&ge; minTimeout</td><td>the timeout never goes above; used until
  *       there are enough samples</td></tr>
  *   <tr><td>{@code minSamples}</td><td>100</td><td>&ge; 1 and &le; windowSize</td><td>samples needed
  *       before the estimate is used</td></tr>
- *   <tr><td>{@code windowSize}</td><td>10,000</td><td>in [1, 2^30]</td><td>samples per window; the
+ *   <tr><td>{@code windowSize}</td><td>1,000</td><td>in [1, 2^30]</td><td>samples per window; the
  *       estimate covers the last one to two windows</td></tr>
  * </table>
  *
  * <p>Defaults: p99 × 1.5 is the usual "p99 plus headroom" rule; 100 samples make a p99 estimate
- * from at least one tail sample; 10,000 samples per window adapt within seconds at 1,000 calls/s.
+ * from at least one tail sample; 1,000 samples per window (seed 000) adapt within a second or two at
+ * 1,000 calls/s. Every default is seed 000's.
  */
 public final class AdaptiveTimeoutConfig {
-    private static final String POLICY = "AdaptiveTimeout config";
+    /** Default quantile tracked: p99 (seed 000). */
+    public static final double DEFAULT_PERCENTILE = 0.99;
+    /** Default headroom on the quantile: × 1.5 (seed 000's buffer factor). */
+    public static final double DEFAULT_FACTOR = 1.5;
+    /** Default floor of the timeout: 10 ms (seed 000). */
+    public static final Duration DEFAULT_MIN_TIMEOUT = Duration.ofMillis(10);
+    /** Default ceiling of the timeout, used until there are enough samples: 5 s (seed 000). */
+    public static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofSeconds(5);
+    /** Default samples needed before the estimate is used: 100 (seed 000). */
+    public static final int DEFAULT_MIN_SAMPLES = 100;
+    /** Default samples per window: 1,000 (seed 000's window of the last 1,000 latencies). */
+    public static final int DEFAULT_WINDOW_SIZE = 1_000;
+    private static final String POLICY = "AdaptiveTimeout";
 
     private final double percentile;
     private final double factor;
-    private final Duration min;
-    private final Duration max;
+    private final Duration minTimeout;
+    private final Duration maxTimeout;
     private final int minSamples;
     private final int windowSize;
 
     private AdaptiveTimeoutConfig(Builder b) {
         this.percentile = b.percentile;
         this.factor = b.factor;
-        this.min = b.min;
-        this.max = b.max;
+        this.minTimeout = b.minTimeout;
+        this.maxTimeout = b.maxTimeout;
         this.minSamples = b.minSamples;
         this.windowSize = b.windowSize;
     }
@@ -53,6 +66,26 @@ public final class AdaptiveTimeoutConfig {
         return new Builder();
     }
 
+    /**
+     * The default configuration, every value seed 000's: p99 × 1.5 in [10 ms, 5 s] after 100 samples,
+     * windows of 1,000.
+     *
+     * @return the default configuration
+     */
+    public static AdaptiveTimeoutConfig defaults() {
+        return new Builder().build();
+    }
+
+    /**
+     * A builder holding this configuration's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder().percentile(percentile).factor(factor).minTimeout(minTimeout).maxTimeout(maxTimeout)
+                .minSamples(minSamples).windowSize(windowSize);
+    }
+
     /** @return the tracked quantile, in (0, 1) */
     public double percentile() {
         return percentile;
@@ -64,13 +97,13 @@ public final class AdaptiveTimeoutConfig {
     }
 
     /** @return the lower bound of the timeout */
-    public Duration min() {
-        return min;
+    public Duration minTimeout() {
+        return minTimeout;
     }
 
     /** @return the upper bound of the timeout, used until enough samples arrive */
-    public Duration max() {
-        return max;
+    public Duration maxTimeout() {
+        return maxTimeout;
     }
 
     /** @return samples needed before the estimate is used */
@@ -85,18 +118,18 @@ public final class AdaptiveTimeoutConfig {
 
     @Override
     public String toString() {
-        return "AdaptiveTimeoutConfig[p" + percentile * 100 + " x " + factor + " in [" + min + ", " + max
+        return "AdaptiveTimeoutConfig[p" + percentile * 100 + " x " + factor + " in [" + minTimeout + ", " + maxTimeout
                 + "], minSamples=" + minSamples + ", windowSize=" + windowSize + "]";
     }
 
     /** Builds an {@link AdaptiveTimeoutConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private double percentile = 0.99;
-        private double factor = 1.5;
-        private Duration min = Duration.ofMillis(10);
-        private Duration max = Duration.ofSeconds(5);
-        private int minSamples = 100;
-        private int windowSize = 10_000;
+        private double percentile = DEFAULT_PERCENTILE;
+        private double factor = DEFAULT_FACTOR;
+        private Duration minTimeout = DEFAULT_MIN_TIMEOUT;
+        private Duration maxTimeout = DEFAULT_MAX_TIMEOUT;
+        private int minSamples = DEFAULT_MIN_SAMPLES;
+        private int windowSize = DEFAULT_WINDOW_SIZE;
 
         private Builder() {}
 
@@ -125,27 +158,27 @@ public final class AdaptiveTimeoutConfig {
         /**
          * The least timeout (default 10 ms; &gt; 0).
          *
-         * @param min the lower bound
+         * @param minTimeout the lower bound
          * @return this builder
          */
-        public Builder min(Duration min) {
-            this.min = min;
+        public Builder minTimeout(Duration minTimeout) {
+            this.minTimeout = minTimeout;
             return this;
         }
 
         /**
-         * The greatest timeout, and the timeout until enough samples arrive (default 5 s; &ge; min).
+         * The greatest timeout, and the timeout until enough samples arrive (default 5 s; &ge; minTimeout).
          *
-         * @param max the upper bound
+         * @param maxTimeout the upper bound
          * @return this builder
          */
-        public Builder max(Duration max) {
-            this.max = max;
+        public Builder maxTimeout(Duration maxTimeout) {
+            this.maxTimeout = maxTimeout;
             return this;
         }
 
         /**
-         * Samples needed before the estimate replaces {@code max} (default 100; in [1, windowSize]).
+         * Samples needed before the estimate replaces {@code maxTimeout} (default 100; in [1, windowSize]).
          *
          * @param minSamples the count
          * @return this builder
@@ -174,11 +207,15 @@ public final class AdaptiveTimeoutConfig {
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
         public AdaptiveTimeoutConfig build() {
+            Validate.check(!(percentile > 1 && percentile <= 100), POLICY, "percentile",
+                    "a fraction in (0, 1) (" + percentile + " looks like a percent: write " + percentile / 100 + ")",
+                    percentile);
             Validate.check(percentile > 0 && percentile < 1, POLICY, "percentile", "in (0, 1)", percentile);
             Validate.inRange(POLICY, "factor", factor, 1.0, 100.0);
-            Validate.positive(POLICY, "min", min);
-            Validate.notNull(POLICY, "max", max);
-            Validate.check(max.compareTo(min) >= 0, POLICY, "max", ">= min (" + min + ")", max);
+            Validate.positive(POLICY, "minTimeout", minTimeout);
+            Validate.notNull(POLICY, "maxTimeout", maxTimeout);
+            Validate.check(maxTimeout.compareTo(minTimeout) >= 0, POLICY, "maxTimeout", ">= minTimeout (" + minTimeout
+                    + ")", maxTimeout);
             Validate.inRange(POLICY, "windowSize", windowSize, 1, 1L << 30);
             Validate.inRange(POLICY, "minSamples", minSamples, 1, windowSize);
             return new AdaptiveTimeoutConfig(this);

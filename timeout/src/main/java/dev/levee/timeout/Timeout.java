@@ -16,6 +16,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import dev.levee.core.internal.Exceptions;
+import dev.levee.core.internal.RemovableExecutor;
 import dev.levee.timeout.internal.AsyncTimeoutStage;
 import dev.levee.core.internal.Nanos;
 import dev.levee.timeout.internal.WorkerCall;
@@ -28,7 +29,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,8 +60,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link TimeoutMode#THREAD} (default): the call runs on a worker from the configured executor
  *       (virtual threads on JDK 21+, a bounded daemon pool on 17) inside the caller's captured context
  *       (its deadline and the configured {@link ContextPropagator}s) plus the call's deadline. The
- *       caller waits; the {@link Scheduler} fires the deadline (with the system ticker and scheduler,
- *       the caller's own timed wait does, which saves a round trip through the scheduler thread). If the call finishes first, its result
+ *       caller waits and the deadline is armed before the call starts, so a started call always has
+ *       its deadline (on manual time, advancing by the timeout fires it). If the call finishes first, its result
  *       or exception comes out unchanged (the same instance; an {@link Error} too). If the deadline
  *       comes first, the caller gets the rejection and the worker is interrupted
  *       ({@code interruptOnTimeout}, default true); a call still queued for a pool thread never runs.
@@ -88,6 +88,10 @@ import org.slf4j.LoggerFactory;
  * {@code Pipeline.of(retry, breaker, timeout)}. If the configured executor rejects the task, the caller
  * gets a {@link BulkheadFullException}.
  *
+ * <p><b>Knobs</b> ({@link TimeoutConfig}; defaults in its table): {@code timeout} 5 s (seed 003),
+ * {@code mode} THREAD, {@code interruptOnTimeout} true, {@code reserve} 0, {@code minimumRemaining}
+ * 1 ms, an optional {@link AdaptiveTimeout}, the executor, ticker and scheduler.
+ *
  * <p><b>Cost.</b> COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
  * listener or an adaptive timeout needs the latency). It allocates the attached deadline (24 bytes)
  * only when it is tighter than the current one; under a binding request deadline it allocates
@@ -96,6 +100,18 @@ import org.slf4j.LoggerFactory;
 @SuppressWarnings({"try", "NullAway"}) // scopes are opened for their effect on the current deadline;
 // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Timeout implements Policy {
+    /*
+     * Implementation notes (for maintainers).
+     *
+     * THREAD mode registers its timer on the Scheduler before handing the task to the executor, so the
+     * call can never run unarmed (a test on manual time needs no spin). With the system ticker and
+     * the system scheduler, the caller's own timed wait (FutureTask.get with a timeout) is the timer:
+     * no scheduler round trip. A task cancelled while queued is removed from a ThreadPoolExecutor at
+     * once; other executors cannot remove it, but a cancelled FutureTask drops its callable.
+     *
+     * COOPERATIVE mode reuses the current deadline when it is already the call's (no reserve cut it),
+     * so under a binding request deadline nothing is allocated.
+     */
     private static final Logger LOG = LoggerFactory.getLogger(Timeout.class);
     /** The scope of a deadline that was already current: closing it has nothing to restore. */
     private static final ContextScope NO_SCOPE = () -> { };
@@ -120,7 +136,8 @@ public final class Timeout implements Policy {
     private final LongAdder successes = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
-    private final LongAdder rejections = new LongAdder();
+    private final LongAdder rejectedBeforeStart = new LongAdder();
+    private final LongAdder executorRejections = new LongAdder();
     private final LongAdder interruptions = new LongAdder();
     private final AtomicLong lastEffectiveNanos = new AtomicLong();
 
@@ -142,16 +159,6 @@ public final class Timeout implements Policy {
     }
 
     /**
-     * A THREAD-mode timeout named {@code "timeout"}.
-     *
-     * @param timeout the timeout; &gt; 0
-     * @return the policy
-     */
-    public static Timeout of(Duration timeout) {
-        return of("timeout", TimeoutConfig.of(timeout));
-    }
-
-    /**
      * A THREAD-mode timeout with every other default.
      *
      * @param name the name, for rejections, events and metrics
@@ -165,12 +172,23 @@ public final class Timeout implements Policy {
     /**
      * A timeout from a config.
      *
-     * @param name the name, for rejections, events and metrics
-     * @param config the config
+     * @param name the name, for rejections, events and metrics; not blank
+     * @param config the config, shareable between timeouts
      * @return the policy
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
     public static Timeout of(String name, TimeoutConfig config) {
         return new Timeout(name, config);
+    }
+
+    /**
+     * A timeout with the default config ({@link TimeoutConfig#defaults()}: 5 s, THREAD mode).
+     *
+     * @param name the name
+     * @return the policy
+     */
+    public static Timeout ofDefaults(String name) {
+        return new Timeout(name, TimeoutConfig.defaults());
     }
 
     /**
@@ -271,9 +289,25 @@ public final class Timeout implements Policy {
         return timeouts.sum();
     }
 
-    /** @return calls refused before starting because too little time remained */
+    /** @return calls refused: too little time left, or the executor rejected the task */
     public long rejectedCount() {
-        return rejections.sum();
+        return rejectedBeforeStart.sum() + executorRejections.sum();
+    }
+
+    /** @return calls refused before starting because less than {@code minimumRemaining} was left */
+    public long rejectedBeforeStartCount() {
+        return rejectedBeforeStart.sum();
+    }
+
+    /** @return THREAD-mode calls refused because the executor rejected the task */
+    public long executorRejectedCount() {
+        return executorRejections.sum();
+    }
+
+    /** @return a snapshot of this timeout's counters */
+    public TimeoutMetrics metrics() {
+        return new TimeoutMetrics(successes.sum(), failures.sum(), timeouts.sum(), rejectedBeforeStart.sum(),
+                executorRejections.sum(), interruptions.sum(), lastEffectiveNanos.get());
     }
 
     /** @return THREAD-mode calls cancelled because the waiting caller was interrupted */
@@ -346,7 +380,7 @@ public final class Timeout implements Policy {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
             disarm(timer);
-            rejections.increment();
+            executorRejections.increment();
             throw new BulkheadFullException(name, "Timeout '" + name + "': the executor rejected the call", 0L, e);
         }
         try {
@@ -395,10 +429,11 @@ public final class Timeout implements Policy {
         }
     }
 
-    /** Cancels a THREAD-mode task; a task still queued in a pool is removed so it never runs. */
+    /** Cancels a THREAD-mode task; a task still queued in a pool (or a Levee wrapper of one) is removed. */
     private void abandon(FutureTask<?> task, boolean mayInterrupt) {
-        if (task.cancel(mayInterrupt) && executor instanceof ThreadPoolExecutor) {
-            ((ThreadPoolExecutor) executor).remove(task);
+        if (task.cancel(mayInterrupt)) {
+            // From a pool, or from Levee's context-propagating wrapper around one (RemovableExecutor).
+            RemovableExecutor.removeFrom(executor, task);
         }
     }
 
@@ -422,9 +457,9 @@ public final class Timeout implements Policy {
     }
 
     private DeadlineExceededException rejectBeforeStart(long now, long effective) {
-        rejections.increment();
+        rejectedBeforeStart.increment();
         if (!listeners.isEmpty()) {
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.REJECTED_BEFORE_START, effective, 0L));
+            listeners.publish(new TimeoutEvent.Rejected(name, now, effective, 0L));
         }
         return new DeadlineExceededException(name, "Timeout '" + name + "': only " + Math.max(0L, effective)
                 + " ns would remain, less than the minimum of " + minimumNanos + " ns; the call was not started", 0L);
@@ -455,8 +490,9 @@ public final class Timeout implements Policy {
                 adaptive.record(elapsed);
             }
             if (!listeners.isEmpty()) {
-                listeners.publish(new TimeoutEvent(name, now,
-                        failure == null ? TimeoutEvent.Type.SUCCEEDED : TimeoutEvent.Type.FAILED, effective, elapsed));
+                listeners.publish(failure == null
+                        ? new TimeoutEvent.Succeeded(name, now, effective, elapsed)
+                        : new TimeoutEvent.Failed(name, now, effective, elapsed));
             }
         }
     }
@@ -473,7 +509,7 @@ public final class Timeout implements Policy {
         }
         if (!listeners.isEmpty()) {
             long now = ticker.read();
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.TIMED_OUT, effective, now - start));
+            listeners.publish(new TimeoutEvent.TimedOut(name, now, effective, now - start));
         }
     }
 
@@ -481,7 +517,7 @@ public final class Timeout implements Policy {
         interruptions.increment();
         if (!listeners.isEmpty()) {
             long now = ticker.read();
-            listeners.publish(new TimeoutEvent(name, now, TimeoutEvent.Type.CALLER_INTERRUPTED, effective, now - start));
+            listeners.publish(new TimeoutEvent.Interrupted(name, now, effective, now - start));
         }
     }
 

@@ -3,7 +3,6 @@ package dev.levee.timeout;
 import dev.levee.core.ContextScope;
 import dev.levee.core.Deadline;
 import dev.levee.core.internal.Nanos;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * step (or to map onto a client's timeout).
  *
  * <pre>{@code
- * TimeoutBudget budget = TimeoutBudget.start(plan);
+ * TimeoutBudget budget = TimeoutBudget.of("checkout", plan);
  * try (ContextScope s = budget.attachNextStep()) { user = users.find(id); }
  * try (ContextScope s = budget.attachNextStep()) { cart = carts.load(user); }
  * }</pre>
@@ -34,14 +33,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>One budget per request; steps may be taken from any thread, one after another.
  */
 public final class TimeoutBudget {
+    private final String name;
     private final TimeoutBudgetConfig config;
     private final Deadline deadline;
     private final long totalNanos;
     private final double weightSum;
     private final AtomicInteger stepsTaken = new AtomicInteger();
 
-    private TimeoutBudget(TimeoutBudgetConfig config) {
-        this.config = config;
+    private TimeoutBudget(String name, TimeoutBudgetConfig config) {
+        this.name = dev.levee.core.Validate.name("TimeoutBudget", name);
+        this.config = dev.levee.core.Validate.notNull(dev.levee.core.Validate.describe("TimeoutBudget", name),
+                "config", config);
         Deadline own = Deadline.after(config.total(), config.ticker());
         Deadline current = Deadline.currentOrNull();
         this.deadline = own.earlierOf(current);
@@ -54,13 +56,30 @@ public final class TimeoutBudget {
     }
 
     /**
-     * Starts a budget now.
+     * Starts a budget now: a budget lives for one request, so creating it is starting it.
      *
-     * @param config the plan
+     * @param name the name, for messages (e.g. the request's operation); not blank
+     * @param config the plan, shareable between requests
      * @return the budget, bounded by the current deadline if one is attached
+     * @throws dev.levee.core.InvalidConfigException if the name is blank or the config null
      */
-    public static TimeoutBudget start(TimeoutBudgetConfig config) {
-        return new TimeoutBudget(Objects.requireNonNull(config, "config"));
+    public static TimeoutBudget of(String name, TimeoutBudgetConfig config) {
+        return new TimeoutBudget(name, config);
+    }
+
+    /**
+     * Starts a budget now with the default plan (5 s in one step, seed 003).
+     *
+     * @param name the name
+     * @return the budget
+     */
+    public static TimeoutBudget ofDefaults(String name) {
+        return new TimeoutBudget(name, TimeoutBudgetConfig.defaults());
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
     }
 
     /** @return the deadline of the whole budget */

@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * The immutable plan of a {@link TimeoutBudget}: one total spread over a sequence of steps by
- * weight. Build once, {@link TimeoutBudget#start(TimeoutBudgetConfig) start} one budget per request.
+ * weight. Build once, {@link TimeoutBudget#of(String, TimeoutBudgetConfig) start} one budget per request.
  *
  * <table>
  *   <caption>Fields</caption>
@@ -22,7 +22,11 @@ import java.util.Arrays;
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutBudgetConfig {
-    private static final String POLICY = "TimeoutBudget config";
+    /** Default total budget: 5 s, seed 003's request timeout. */
+    public static final Duration DEFAULT_TOTAL = Duration.ofSeconds(5);
+    /** Default: unused time of one step rolls over to the next. */
+    public static final boolean DEFAULT_ROLLOVER = true;
+    private static final String POLICY = "TimeoutBudget";
 
     private final Duration total;
     private final double[] weights;
@@ -43,6 +47,24 @@ public final class TimeoutBudgetConfig {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The default plan: 5 s (seed 003) in one step, with rollover.
+     *
+     * @return a default configuration
+     */
+    public static TimeoutBudgetConfig defaults() {
+        return builder().build();
+    }
+
+    /**
+     * A builder holding this configuration's values, to derive a variant.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return builder().total(total).weights(weights.clone()).rollover(rollover).ticker(ticker);
     }
 
     /**
@@ -97,9 +119,9 @@ public final class TimeoutBudgetConfig {
 
     /** Builds a {@link TimeoutBudgetConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private Duration total = Duration.ofSeconds(5);
+        private Duration total = DEFAULT_TOTAL;
         private double[] weights = {1.0};
-        private boolean rollover = true;
+        private boolean rollover = DEFAULT_ROLLOVER;
         private Ticker ticker = Ticker.system();
 
         private Builder() {}

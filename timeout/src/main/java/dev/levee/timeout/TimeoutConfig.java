@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Timeout}; build it with {@link #builder()}.
@@ -42,7 +41,21 @@ import org.jspecify.annotations.Nullable;
  */
 @SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutConfig {
-    private static final String POLICY = "Timeout config";
+    /** Default timeout: 5 s, seed 003's request timeout ("tune per dependency"). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /** Default mode: {@link TimeoutMode#THREAD}, which bounds even a call that never checks the clock. */
+    public static final TimeoutMode DEFAULT_MODE = TimeoutMode.THREAD;
+    /** Default: interrupt the worker (cancel the future) at the deadline. */
+    public static final boolean DEFAULT_INTERRUPT_ON_TIMEOUT = true;
+    /**
+     * Default reserve kept from the current deadline: none. The reserve for a deadline that leaves the
+     * process is kept by {@link DeadlinePropagation} (seeds 000/002); keeping it here too would count
+     * it twice.
+     */
+    public static final Duration DEFAULT_RESERVE = Duration.ZERO;
+    /** Default least time worth starting a call with: 1 ms. */
+    public static final Duration DEFAULT_MINIMUM_REMAINING = Duration.ofMillis(1);
+    private static final String POLICY = "Timeout";
     private static final TimeoutConfig DEFAULTS = builder().build();
 
     private final Duration timeout;
@@ -197,13 +210,13 @@ public final class TimeoutConfig {
 
     /** Builds a {@link TimeoutConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
-        private Duration timeout = Duration.ofSeconds(5);
-        private TimeoutMode mode = TimeoutMode.THREAD;
-        private @Nullable Executor executor;
-        private boolean interruptOnTimeout = true;
-        private Duration reserve = Duration.ZERO;
-        private Duration minimumRemaining = Duration.ofMillis(1);
-        private @Nullable AdaptiveTimeout adaptive;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private TimeoutMode mode = DEFAULT_MODE;
+        private Executor executor;
+        private boolean interruptOnTimeout = DEFAULT_INTERRUPT_ON_TIMEOUT;
+        private Duration reserve = DEFAULT_RESERVE;
+        private Duration minimumRemaining = DEFAULT_MINIMUM_REMAINING;
+        private AdaptiveTimeout adaptive;
         private List<ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();

@@ -3,75 +3,70 @@ package dev.levee.timeout;
 import dev.levee.core.PolicyEvent;
 
 /**
- * What a {@link Timeout} did with one call. Built only when someone listens
- * ({@link Timeout#onEvent}); listeners run on the thread that finished the call (the caller, or the
- * scheduler's thread for an asynchronous timeout) and must be fast.
+ * Something a {@link Timeout} saw: each event a record named in the past tense, every one carrying the
+ * effective timeout of the call (the configured or adaptive one, cut by the current deadline) and how
+ * long the call had run. A refusal is always {@link Rejected}. Built only when someone listens.
  */
-public final class TimeoutEvent implements PolicyEvent {
+public sealed interface TimeoutEvent extends PolicyEvent {
 
-    /** The kinds of event. */
-    public enum Type {
-        /** The call returned within its timeout. */
-        SUCCEEDED,
-        /** The call threw within its timeout; the exception went to the caller unchanged. */
-        FAILED,
-        /** The deadline passed first: the caller got a deadline-exceeded rejection. */
-        TIMED_OUT,
-        /** Less than {@code minimumRemaining} remained: the call was not started. */
-        REJECTED_BEFORE_START,
-        /** The waiting caller was interrupted: the call was cancelled. */
-        CALLER_INTERRUPTED
-    }
+    /** @return the call's effective timeout, in nanoseconds */
+    long effectiveTimeoutNanos();
 
-    private final String policyName;
-    private final long tickerNanos;
-    private final Type type;
-    private final long effectiveTimeoutNanos;
-    private final long elapsedNanos;
+    /** @return how long the call ran until the event, in nanoseconds */
+    long elapsedNanos();
 
     /**
+     * The call returned within its timeout.
+     *
      * @param policyName the timeout's name
-     * @param tickerNanos when, as a ticker reading
-     * @param type what happened
-     * @param effectiveTimeoutNanos the timeout the call ran under (for a rejection: what remained)
-     * @param elapsedNanos how long the call ran, zero if it did not start
+     * @param tickerNanos when, a reading of the timeout's ticker
+     * @param effectiveTimeoutNanos the call's effective timeout
+     * @param elapsedNanos how long it took
      */
-    public TimeoutEvent(String policyName, long tickerNanos, Type type, long effectiveTimeoutNanos, long elapsedNanos) {
-        this.policyName = policyName;
-        this.tickerNanos = tickerNanos;
-        this.type = type;
-        this.effectiveTimeoutNanos = effectiveTimeoutNanos;
-        this.elapsedNanos = elapsedNanos;
-    }
+    record Succeeded(String policyName, long tickerNanos, long effectiveTimeoutNanos, long elapsedNanos)
+            implements TimeoutEvent {}
 
-    @Override
-    public String policyName() {
-        return policyName;
-    }
+    /**
+     * The call threw within its timeout.
+     *
+     * @param policyName the timeout's name
+     * @param tickerNanos when
+     * @param effectiveTimeoutNanos the call's effective timeout
+     * @param elapsedNanos how long it took
+     */
+    record Failed(String policyName, long tickerNanos, long effectiveTimeoutNanos, long elapsedNanos)
+            implements TimeoutEvent {}
 
-    @Override
-    public long tickerNanos() {
-        return tickerNanos;
-    }
+    /**
+     * The deadline came first: the caller got a {@link dev.levee.core.DeadlineExceededException}.
+     *
+     * @param policyName the timeout's name
+     * @param tickerNanos when
+     * @param effectiveTimeoutNanos the call's effective timeout
+     * @param elapsedNanos how long the call had run
+     */
+    record TimedOut(String policyName, long tickerNanos, long effectiveTimeoutNanos, long elapsedNanos)
+            implements TimeoutEvent {}
 
-    /** @return what happened */
-    public Type type() {
-        return type;
-    }
+    /**
+     * The call was refused before it started: less than {@code minimumRemaining} was left.
+     *
+     * @param policyName the timeout's name
+     * @param tickerNanos when
+     * @param effectiveTimeoutNanos what would have remained (may be zero or negative)
+     * @param elapsedNanos always zero
+     */
+    record Rejected(String policyName, long tickerNanos, long effectiveTimeoutNanos, long elapsedNanos)
+            implements TimeoutEvent {}
 
-    /** @return the effective timeout in nanoseconds (for a rejection before start: what remained) */
-    public long effectiveTimeoutNanos() {
-        return effectiveTimeoutNanos;
-    }
-
-    /** @return how long the call ran, in nanoseconds; zero if it did not start */
-    public long elapsedNanos() {
-        return elapsedNanos;
-    }
-
-    @Override
-    public String toString() {
-        return "TimeoutEvent[" + policyName + " " + type + " effective=" + effectiveTimeoutNanos + "ns elapsed="
-                + elapsedNanos + "ns]";
-    }
+    /**
+     * THREAD mode: the waiting caller was interrupted and the call cancelled.
+     *
+     * @param policyName the timeout's name
+     * @param tickerNanos when
+     * @param effectiveTimeoutNanos the call's effective timeout
+     * @param elapsedNanos how long the call had run
+     */
+    record Interrupted(String policyName, long tickerNanos, long effectiveTimeoutNanos, long elapsedNanos)
+            implements TimeoutEvent {}
 }

@@ -41,13 +41,13 @@ class AdaptiveTimeoutTest {
     }
 
     private static AdaptiveTimeoutConfig.Builder config() {
-        return AdaptiveTimeoutConfig.builder().min(Duration.ofMillis(1)).max(Duration.ofSeconds(10));
+        return AdaptiveTimeoutConfig.builder().minTimeout(Duration.ofMillis(1)).maxTimeout(Duration.ofSeconds(10));
     }
 
     @ParameterizedTest
     @ValueSource(doubles = {0.5, 0.9, 0.99, 0.999})
     void convergesToTheConfiguredPercentileOfASeededStream(double percentile) {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(config().percentile(percentile).factor(1.0)
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", config().percentile(percentile).factor(1.0)
                 .windowSize(20_000).build());
         long[] samples = logNormalStream(2024, 20_000, 20 * MS, 0.5);
         for (long s : samples) {
@@ -62,10 +62,10 @@ class AdaptiveTimeoutTest {
     @Test
     void timeoutIsTheQuantileTimesTheFactorClamped() {
         long[] samples = logNormalStream(7, 5_000, 20 * MS, 0.3);
-        AdaptiveTimeout plain = AdaptiveTimeout.of(config().factor(1.0).build());
-        AdaptiveTimeout doubled = AdaptiveTimeout.of(config().factor(2.0).build());
-        AdaptiveTimeout capped = AdaptiveTimeout.of(config().factor(2.0).max(Duration.ofMillis(30)).build());
-        AdaptiveTimeout floored = AdaptiveTimeout.of(config().min(Duration.ofMillis(500)).max(Duration.ofSeconds(1))
+        AdaptiveTimeout plain = AdaptiveTimeout.of("adaptive", config().factor(1.0).build());
+        AdaptiveTimeout doubled = AdaptiveTimeout.of("adaptive", config().factor(2.0).build());
+        AdaptiveTimeout capped = AdaptiveTimeout.of("adaptive", config().factor(2.0).maxTimeout(Duration.ofMillis(30)).build());
+        AdaptiveTimeout floored = AdaptiveTimeout.of("adaptive", config().minTimeout(Duration.ofMillis(500)).maxTimeout(Duration.ofSeconds(1))
                 .build());
         for (long s : samples) {
             plain.record(s);
@@ -80,7 +80,7 @@ class AdaptiveTimeoutTest {
 
     @Test
     void beforeEnoughSamplesTheTimeoutIsTheMaximum() {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(config().minSamples(50).build());
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", config().minSamples(50).build());
         for (int i = 0; i < 49; i++) {
             adaptive.record(5 * MS);
         }
@@ -93,7 +93,7 @@ class AdaptiveTimeoutTest {
 
     @Test
     void followsAShiftInLatencyWithinTwoWindows() {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(config().percentile(0.9).factor(1.0).windowSize(1_000)
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", config().percentile(0.9).factor(1.0).windowSize(1_000)
                 .minSamples(100).build());
         for (long s : logNormalStream(1, 3_000, 10 * MS, 0.2)) {
             adaptive.record(s);
@@ -107,7 +107,7 @@ class AdaptiveTimeoutTest {
 
     @Test
     void concurrentRecordingCountsEverySampleAndStaysInBounds() throws Exception {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(config().windowSize(1_000_000).build());
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", config().windowSize(1_000_000).build());
         int threads = 16;
         int perThread = 10_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -158,16 +158,16 @@ class AdaptiveTimeoutTest {
         AdaptiveTimeoutConfig d = AdaptiveTimeoutConfig.builder().build();
         assertThat(d.percentile()).isEqualTo(0.99);
         assertThat(d.factor()).isEqualTo(1.5);
-        assertThat(d.min()).isEqualTo(Duration.ofMillis(10));
-        assertThat(d.max()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(d.minTimeout()).isEqualTo(Duration.ofMillis(10));
+        assertThat(d.maxTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(d.minSamples()).isEqualTo(100);
-        assertThat(d.windowSize()).isEqualTo(10_000);
-        assertThat(AdaptiveTimeout.withDefaults().timeoutNanos()).isEqualTo(5_000 * MS);
+        assertThat(d.windowSize()).isEqualTo(1_000);
+        assertThat(AdaptiveTimeout.ofDefaults("adaptive").timeoutNanos()).isEqualTo(5_000 * MS);
     }
 
     @Test
     void configBounds() {
-        String p = "AdaptiveTimeout config: ";
+        String p = "AdaptiveTimeout: ";
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(1.0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessage(p + "percentile must be in (0, 1) but was 1.0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(0.0).build())
@@ -178,18 +178,19 @@ class AdaptiveTimeoutTest {
                 .hasMessage(p + "factor must be in [1.0, 100.0] but was 0.9");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().factor(101).build())
                 .hasMessage(p + "factor must be in [1.0, 100.0] but was 101.0");
-        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().min(Duration.ZERO).build())
-                .hasMessage(p + "min must be > 0 but was PT0S");
-        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().min(Duration.ofSeconds(2)).max(Duration.ofSeconds(1))
-                .build()).hasMessage(p + "max must be >= min (PT2S) but was PT1S");
+        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().minTimeout(Duration.ZERO).build())
+                .hasMessage(p + "minTimeout must be > 0 but was PT0S");
+        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().minTimeout(Duration.ofSeconds(2))
+                .maxTimeout(Duration.ofSeconds(1))
+                .build()).hasMessage(p + "maxTimeout must be >= minTimeout (PT2S) but was PT1S");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().windowSize(0).build())
                 .hasMessage(p + "windowSize must be in [1, 1073741824] but was 0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().minSamples(0).build())
-                .hasMessage(p + "minSamples must be in [1, 10000] but was 0");
+                .hasMessage(p + "minSamples must be in [1, 1000] but was 0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().windowSize(50).minSamples(51).build())
                 .hasMessage(p + "minSamples must be in [1, 50] but was 51");
         // the bounds themselves are accepted
-        AdaptiveTimeoutConfig.builder().factor(1.0).min(Duration.ofNanos(1)).max(Duration.ofNanos(1)).windowSize(1)
+        AdaptiveTimeoutConfig.builder().factor(1.0).minTimeout(Duration.ofNanos(1)).maxTimeout(Duration.ofNanos(1)).windowSize(1)
                 .minSamples(1).build();
     }
 }

@@ -165,7 +165,7 @@ class AsyncTimeoutTest {
         scheduler.advance(30 * MS);
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(events).singleElement().satisfies(e -> {
-            assertThat(e.type()).isEqualTo(TimeoutEvent.Type.TIMED_OUT);
+            assertThat(e).isInstanceOf(TimeoutEvent.TimedOut.class);
             assertThat(e.effectiveTimeoutNanos()).isEqualTo(30 * MS);
         });
         assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(30 * MS);

@@ -22,7 +22,9 @@ class DeadlinePropagationTest {
     private final ManualTicker ticker = new ManualTicker(7_000_000_000L);
 
     private DeadlinePropagation grpc() {
-        return DeadlinePropagation.builder().localMaximum(Duration.ofSeconds(30)).ticker(ticker).build();
+        // No reserve: these tests pin the codec; the reserve has its own tests (SeedDefaultsTest).
+        return DeadlinePropagation.builder().localMaximum(Duration.ofSeconds(30)).reserve(Duration.ZERO)
+                .reserveRatio(0).ticker(ticker).build();
     }
 
     @ParameterizedTest
@@ -74,7 +76,7 @@ class DeadlinePropagationTest {
     @Test
     void millisFormatRoundTrip() {
         DeadlinePropagation propagation = DeadlinePropagation.builder().format(DeadlineHeaderFormat.MILLIS)
-                .ticker(ticker).build();
+                .reserve(Duration.ZERO).reserveRatio(0).ticker(ticker).build();
         assertThat(propagation.headerName()).isEqualTo("levee-timeout-ms");
         String header = propagation.encode(Deadline.afterNanos(750 * MS + 999_999, ticker));
         assertThat(header).isEqualTo("750");

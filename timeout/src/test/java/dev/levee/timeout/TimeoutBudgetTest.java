@@ -19,7 +19,7 @@ class TimeoutBudgetTest {
 
     @Test
     void equalStepsWithRolloverHandUnusedTimeToLaterSteps() {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.equalSteps(Duration.ofMillis(900), 3, ticker));
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.equalSteps(Duration.ofMillis(900), 3, ticker));
         assertThat(budget.nextStepNanos()).isEqualTo(300 * MS);
         ticker.advance(100 * MS); // step 1 used only 100 of its 300 ms
         assertThat(budget.nextStepNanos()).isEqualTo(400 * MS); // 800 left over 2 steps
@@ -32,7 +32,7 @@ class TimeoutBudgetTest {
 
     @Test
     void weightsSplitTheRemainderProportionally() {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.builder().total(Duration.ofMillis(1000))
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.builder().total(Duration.ofMillis(1000))
                 .weights(1, 3, 1).ticker(ticker).build());
         assertThat(budget.nextStepNanos()).isEqualTo(200 * MS);
         ticker.advance(50 * MS);
@@ -43,7 +43,7 @@ class TimeoutBudgetTest {
 
     @Test
     void withoutRolloverEachStepGetsItsFixedShareOrWhatRemains() {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.builder().total(Duration.ofMillis(1000))
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.builder().total(Duration.ofMillis(1000))
                 .weights(1, 3, 1).rollover(false).ticker(ticker).build());
         assertThat(budget.nextStepNanos()).isEqualTo(200 * MS);
         ticker.advance(50 * MS);
@@ -56,7 +56,7 @@ class TimeoutBudgetTest {
     void stepDeadlinesNeverPassTheBudgetAndTheBudgetNeverPassesTheCurrentDeadline() {
         TimeoutBudget budget;
         try (ContextScope scope = Deadline.afterNanos(300 * MS, ticker).attach()) {
-            budget = TimeoutBudget.start(TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(10), 2, ticker));
+            budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(10), 2, ticker));
         }
         assertThat(budget.remainingNanos()).isEqualTo(300 * MS);
         Deadline first = budget.nextStep();
@@ -72,7 +72,7 @@ class TimeoutBudgetTest {
 
     @Test
     void anExpiredBudgetHandsOutNothing() {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.equalSteps(Duration.ofMillis(10), 2, ticker));
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.equalSteps(Duration.ofMillis(10), 2, ticker));
         ticker.advance(20 * MS);
         assertThat(budget.nextStepNanos()).isZero();
         assertThat(budget.nextStep().remainingNanos()).isLessThanOrEqualTo(0);
@@ -84,7 +84,7 @@ class TimeoutBudgetTest {
         assertThat(d.total()).isEqualTo(Duration.ofSeconds(5));
         assertThat(d.steps()).isEqualTo(1);
         assertThat(d.rollover()).isTrue();
-        String p = "TimeoutBudget config: ";
+        String p = "TimeoutBudget: ";
         assertThatThrownBy(() -> TimeoutBudgetConfig.builder().total(Duration.ZERO).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessage(p + "total must be > 0 but was PT0S");
         assertThatThrownBy(() -> TimeoutBudgetConfig.builder().weights().build())

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** Every TimeoutConfig field: default and bound (effects are tested in the behaviour tests). */
 class TimeoutConfigTest {
-    private static final String P = "Timeout config: ";
+    private static final String P = "Timeout: ";
 
     @Test
     void defaults() {
@@ -56,7 +56,7 @@ class TimeoutConfigTest {
 
     @Test
     void toBuilderKeepsEveryValue() {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.withDefaults();
+        AdaptiveTimeout adaptive = AdaptiveTimeout.ofDefaults("adaptive");
         TimeoutConfig c = TimeoutConfig.builder().timeout(Duration.ofMillis(300)).mode(TimeoutMode.COOPERATIVE)
                 .interruptOnTimeout(false).reserve(Duration.ofMillis(20)).minimumRemaining(Duration.ofMillis(5))
                 .adaptive(adaptive).propagators(List.of()).executor(Runnable::run).build();
@@ -80,6 +80,6 @@ class TimeoutConfigTest {
         assertThat(payments.name()).isEqualTo("payments");
         assertThat(payments.config().timeout()).isEqualTo(Duration.ofMillis(700));
         assertThat(registry.get("payments")).isSameAs(payments);
-        assertThat(Timeout.of(Duration.ofSeconds(1)).name()).isEqualTo("timeout");
+        assertThat(Timeout.of("timeout", Duration.ofSeconds(1)).name()).isEqualTo("timeout");
     }
 }

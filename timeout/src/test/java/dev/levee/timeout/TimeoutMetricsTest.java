@@ -9,6 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The Micrometer binder on a SimpleMeterRegistry. */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 class TimeoutMetricsTest {
 
     @Test
@@ -18,7 +19,7 @@ class TimeoutMetricsTest {
                 .mode(TimeoutMode.COOPERATIVE).ticker(ticker).build());
         DeadlinePropagation propagation = DeadlinePropagation.builder().ticker(ticker).build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new TimeoutMetrics(timeout).withPropagation("inbound", propagation).bindTo(registry);
+        new TimeoutMetricsBinder(timeout).withPropagation("inbound", propagation).bindTo(registry);
 
         timeout.execute(() -> "ok");
         timeout.execute(() -> "ok");
@@ -62,8 +63,36 @@ class TimeoutMetricsTest {
     @Test
     void withoutAPropagationNoHeaderMetersAreRegistered() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new TimeoutMetrics(Timeout.of(Duration.ofSeconds(1))).bindTo(registry);
+        new TimeoutMetricsBinder(Timeout.of("timeout", Duration.ofSeconds(1))).bindTo(registry);
         assertThat(registry.find("levee.timeout.headers").meters()).isEmpty();
         assertThat(registry.find("levee.timeout.calls").meters()).hasSize(5);
+    }
+
+    @SuppressWarnings("CheckReturnValue") // calls made only to move the counters; their outcome is read from the meters
+    @Test
+    void refusalsAreCountedInTheSharedRejectionMeterByKindAndInTheSnapshot() {
+        dev.levee.core.ManualTicker ticker = new dev.levee.core.ManualTicker();
+        Timeout timeout = Timeout.of("db", TimeoutConfig.builder().timeout(Duration.ofSeconds(1))
+                .mode(TimeoutMode.COOPERATIVE).ticker(ticker).build());
+        Timeout full = Timeout.of("full", TimeoutConfig.builder().timeout(Duration.ofSeconds(1))
+                .executor(task -> {
+                    throw new java.util.concurrent.RejectedExecutionException("no");
+                }).ticker(ticker).scheduler(new dev.levee.core.ManualScheduler(ticker)).build());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TimeoutMetricsBinder(java.util.List.of(timeout, full)).bindTo(registry);
+
+        try (dev.levee.core.ContextScope s = dev.levee.core.Deadline.afterNanos(0, ticker).attach()) {
+            org.assertj.core.api.Assertions.catchThrowable(() -> timeout.execute(() -> "x"));
+        }
+        org.assertj.core.api.Assertions.catchThrowable(() -> full.execute(() -> "x"));
+        timeout.execute(() -> "ok");
+
+        assertThat(registry.get("levee.timeout.rejected").tags("name", "db", "kind", "deadline_exceeded")
+                .functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.rejected").tags("name", "full", "kind", "bulkhead_full")
+                .functionCounter().count()).isEqualTo(1.0);
+        assertThat(timeout.metrics()).isEqualTo(new TimeoutMetrics(1, 0, 0, 1, 0, 0, 1_000_000_000L));
+        assertThat(full.metrics().executorRejected()).isEqualTo(1);
+        assertThat(timeout.metrics().calls()).isEqualTo(2);
     }
 }

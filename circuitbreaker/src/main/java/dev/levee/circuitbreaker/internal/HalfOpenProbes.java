@@ -93,40 +93,55 @@ public final class HalfOpenProbes {
     }
 
     /**
+
      * @param s packed state
+
      * @return probes admitted and not given back
+
      */
     public static int admitted(long s) {
         return (int) (s & MASK);
     }
 
     /**
+
      * @param s packed state
+
      * @return probes back and recorded
+
      */
     public static int completed(long s) {
         return (int) ((s >>> BITS) & MASK);
     }
 
     /**
+
      * @param s packed state
+
      * @return probes that failed
+
      */
     public static int failures(long s) {
         return (int) ((s >>> (2 * BITS)) & MASK);
     }
 
     /**
+
      * @param s packed state
+
      * @return probes that were slow
+
      */
     public static int slow(long s) {
         return (int) ((s >>> (3 * BITS)) & MASK);
     }
 
     /**
+
      * @param s packed state
+
      * @return probes that succeeded and were not slow
+
      */
     public static int good(long s) {
         return (int) ((s >>> (4 * BITS)) & MASK);

@@ -92,24 +92,33 @@ public abstract class SlidingWindow {
     public abstract long totals(long nowNanos);
 
     /**
+
      * @param packed from {@link #totals}
+
      * @return calls in the window
+
      */
     public static long calls(long packed) {
         return packed & FIELD_MASK;
     }
 
     /**
+
      * @param packed from {@link #totals}
+
      * @return failed calls in the window
+
      */
     public static long failures(long packed) {
         return (packed >>> FIELD_BITS) & FIELD_MASK;
     }
 
     /**
+
      * @param packed from {@link #totals}
+
      * @return slow calls in the window
+
      */
     public static long slowCalls(long packed) {
         return (packed >>> (2 * FIELD_BITS)) & FIELD_MASK;

@@ -28,6 +28,7 @@ import org.jspecify.annotations.Nullable;
  * frees its permit and then drains. Of two such threads at least one sees the other's write, so a
  * permit freed while a waiter is being added is never left unused while that waiter waits.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class AsyncWaitQueue {
     private static final int WAITING = 0;
     private static final int GRANTED = 1;
@@ -140,6 +141,29 @@ public final class AsyncWaitQueue {
                 permits.giveBack();
             }
         }
+    }
+
+    /**
+     * The time-driven counterpart of {@link #enqueue}, for a gate that knows when its permit will be
+     * free (a rate limiter that booked it): a stage completed after {@code delayNanos}. The scheduler's
+     * task only hands the completion to {@code executor}, so dependent stages (the user's call) never
+     * run on a Levee timer thread.
+     *
+     * @param scheduler runs the delay
+     * @param executor completes the stage
+     * @param delayNanos the wait, positive
+     * @return a stage completed on {@code executor} after the delay
+     */
+    public static CompletableFuture<Void> after(Scheduler scheduler, Executor executor, long delayNanos) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        scheduler.schedule(() -> {
+            try {
+                executor.execute(() -> done.complete(null));
+            } catch (RejectedExecutionException e) {
+                done.completeExceptionally(e);
+            }
+        }, delayNanos);
+        return done;
     }
 
     private void expire(Waiter waiter) {

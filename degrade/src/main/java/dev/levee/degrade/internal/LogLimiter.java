@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.LongAdder;
  * outage produces one WARN per interval that says how many fallbacks it stands for.
  *
  * <p>Exactness: of all the calls with {@code now} in one interval, exactly one wins the CAS on
- * {@code nextAllowed}; every other call is counted in {@code held} and reported by the next winner.
+ * {@code nextAllowed}; every other call is counted in {@code held} and reported exactly once, by a
+ * later winner ({@code LongAdder.sumThenReset} takes each cell with one atomic swap, so a count is
+ * neither lost nor reported twice; one held while a winner reads the count may go to that winner).
  */
 public final class LogLimiter {
     private final long intervalNanos;

@@ -80,6 +80,7 @@ public final class Trigger {
      * @param result the value
      * @return true if the result predicate counts it as a failure; false if it throws
      */
+    @SuppressWarnings("NullAway") // results may be null; core's classifyResult documents "possibly null"
     public boolean isBad(@Nullable Object result) {
         try {
             return classifier.classifyResult(result) == Outcome.FAILURE;

@@ -2,7 +2,7 @@ package dev.levee.examples;
 
 import dev.levee.bulkhead.Bulkhead;
 import dev.levee.bulkhead.BulkheadConfig;
-import dev.levee.bulkhead.BulkheadMetrics;
+import dev.levee.bulkhead.BulkheadMetricsBinder;
 import dev.levee.bulkhead.KeyedBulkhead;
 import dev.levee.bulkhead.KeyedBulkheadConfig;
 import dev.levee.bulkhead.ShuffleShardedBulkhead;
@@ -77,12 +77,12 @@ public final class BulkheadDemo {
         out.println("-- semaphore bulkhead: 3 slots, calls every 10 ms, latency 20-80 ms, 20% failures");
         ManualTicker ticker = new ManualTicker();
         RandomSource random = RandomSource.seeded(7);
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("inventory")
+        Bulkhead bulkhead = Bulkhead.of("inventory", BulkheadConfig.builder()
                 .maxConcurrentCalls(3)
                 .ticker(ticker)
                 .build());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        BulkheadMetrics.of(bulkhead).bindTo(meters);
+        new BulkheadMetricsBinder(bulkhead).bindTo(meters);
         List<InFlight> inFlight = new ArrayList<>();
         int succeeded = 0;
         int failed = 0;
@@ -115,9 +115,9 @@ public final class BulkheadDemo {
             }
         }
         out.printf("  summary: %d succeeded, %d failed, %d rejected fast, %d still in flight; "
-                        + "levee.bulkhead.rejections=%.0f%n",
+                        + "levee.bulkhead.rejected=%.0f%n",
                 succeeded, failed, rejected, inFlight.size(),
-                meters.get("levee.bulkhead.rejections").functionCounter().count());
+                meters.get("levee.bulkhead.rejected").functionCounter().count());
     }
 
     /** One bulkhead per tenant: a noisy tenant fills its own slots and the quiet one is still served. */
@@ -146,9 +146,9 @@ public final class BulkheadDemo {
      * @return a bulkhead per tenant, at most 10,000 tenants, idle ones evicted after 10 minutes
      */
     static KeyedBulkhead<String> perTenantBulkheads() {
-        BulkheadConfig perTenant = BulkheadConfig.builder("tenant").maxConcurrentCalls(2).build();
-        return KeyedBulkhead.of(KeyedBulkheadConfig.builder("tenants", perTenant)
-                .maxKeys(10_000)
+        BulkheadConfig perTenant = BulkheadConfig.builder().maxConcurrentCalls(2).build();
+        return KeyedBulkhead.of("tenants", KeyedBulkheadConfig.builder().perKey(perTenant)
+                .maxEntries(10_000)
                 .idleTimeout(Duration.ofMinutes(10))
                 .build());
     }
@@ -185,7 +185,7 @@ public final class BulkheadDemo {
      * @return 8 partitions of 1 slot, 2 per key
      */
     static ShuffleShardedBulkhead shardedBulkhead() {
-        BulkheadConfig partition = BulkheadConfig.builder("partition").maxConcurrentCalls(1).build();
+        BulkheadConfig partition = BulkheadConfig.builder().maxConcurrentCalls(1).build();
         return ShuffleShardedBulkhead.of("search", partition, 8, 2, 42L);
     }
 
@@ -229,7 +229,7 @@ public final class BulkheadDemo {
      * @return a pool of 2 workers and a queue of 2, propagating the request id
      */
     static ThreadPoolBulkhead reportPool() {
-        return ThreadPoolBulkhead.of(ThreadPoolBulkheadConfig.builder("reports")
+        return ThreadPoolBulkhead.of("reports", ThreadPoolBulkheadConfig.builder()
                 .maxThreads(2)
                 .queueCapacity(2)
                 .closeGracePeriod(Duration.ofSeconds(5))
@@ -270,7 +270,7 @@ public final class BulkheadDemo {
      * @return the pipeline
      */
     static Pipeline pipelineWithBulkhead(Policy breaker, Policy limiter, Policy timeout) {
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("payments")
+        Bulkhead bulkhead = Bulkhead.of("payments", BulkheadConfig.builder()
                 .maxConcurrentCalls(20)
                 .maxWait(Duration.ofMillis(50))
                 .build());

@@ -92,7 +92,8 @@ public final class CircuitBreakerDemo {
     }
 
     /**
-     * The defaults: 50% of the last 100 calls, at least 20 calls, open 60 s, 10 probes.
+     * The defaults: a failure rate of 0.5 over the last 100 calls, at least 20 calls, slow over 2 s at
+     * 0.8, open 30 s, 3 probes (the seeds' numbers where they give one).
      *
      * @return a breaker for one dependency
      */
@@ -143,6 +144,33 @@ public final class CircuitBreakerDemo {
         return CircuitBreaker.of("legacy-soap", CircuitBreakerConfig.builder()
                 .consecutiveFailureThreshold(5)
                 .build());
+    }
+
+    /**
+     * Seeds 002/003's count mode and seed 002's decaying counter, for a low-traffic dependency: open on
+     * 5 failures in the last 50 calls, or when failures outrun successes by 3; a 404 proves the
+     * dependency answered, so it counts as a success; a breaker built during a known outage starts OPEN.
+     *
+     * @return the breaker
+     */
+    public static CircuitBreaker countingRules() {
+        return CircuitBreaker.of("geo-lookup", CircuitBreakerConfig.builder()
+                .countWindow(50)
+                .failureCountThreshold(5)
+                .decayingFailureThreshold(3)
+                .recordAsSuccess(java.io.FileNotFoundException.class)
+                .initialState(dev.levee.circuitbreaker.CircuitState.OPEN)
+                .build());
+    }
+
+    /**
+     * A maintenance window announced by the dependency: stay open until it ends, then probe.
+     *
+     * @param breaker the breaker
+     * @param until when the maintenance ends
+     */
+    public static void maintenance(CircuitBreaker breaker, java.time.Instant until) {
+        breaker.transitionToOpenUntil(until, java.time.Clock.systemUTC());
     }
 
     /**

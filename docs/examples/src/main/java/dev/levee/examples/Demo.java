@@ -38,6 +38,12 @@ public final class Demo {
         HealthDemo.run(out);
         section(out, "Timeouts and deadline propagation");
         TimeoutDemo.run(out);
+        section(out, "Load shedding: adaptive concurrency limits and client-side throttling");
+        ConcurrencyLimitDemo.run(out);
+        section(out, "Load shedding: CoDel, priorities, the composite shedder, load-signal headers");
+        SheddingDemo.run(out);
+        section(out, "Graceful degradation: fallback chains, coalescing, feature toggles");
+        DegradeDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

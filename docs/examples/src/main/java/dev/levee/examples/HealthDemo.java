@@ -5,6 +5,7 @@ import dev.levee.circuitbreaker.CircuitBreaker;
 import dev.levee.circuitbreaker.CircuitBreakerConfig;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
+import dev.levee.core.Subscription;
 import dev.levee.health.CheckResult;
 import dev.levee.health.DependencyCheck;
 import dev.levee.health.HealthCheckConfig;
@@ -121,8 +122,20 @@ public final class HealthDemo {
             new CountDownLatch(1).await(); // a dependency that never answers
             return CheckResult.healthy();
         });
-        CompletableFuture<HealthReport> report = checker.checkAsync(HealthLevel.READINESS);
-        started.await(30, TimeUnit.SECONDS);
+        CountDownLatch inventoryDone = new CountDownLatch(1);
+        CompletableFuture<HealthReport> report;
+        Subscription sub = checker.onEvent(e -> {
+            if (e instanceof HealthEvent.CheckCompleted && ((HealthEvent.CheckCompleted) e).check().equals("inventory")) {
+                inventoryDone.countDown();
+            }
+        });
+        try {
+            report = checker.checkAsync(HealthLevel.READINESS);
+            started.await(30, TimeUnit.SECONDS);
+            inventoryDone.await(30, TimeUnit.SECONDS); // manual time moves only once the fast check is done
+        } finally {
+            sub.close();
+        }
         scheduler.advance(Duration.ofSeconds(5));
         for (CheckResult c : report.get(30, TimeUnit.SECONDS).checks()) {
             out.printf("%-10s %-9s after %5d ms  %s%n", c.name(), c.status().tag(), c.latency().toMillis(),
@@ -156,14 +169,17 @@ public final class HealthDemo {
         }
         out.println("1000 more within the TTL:     " + runs.get() + " run");
         CountDownLatch refreshed = new CountDownLatch(1);
-        try (var sub = checker.onEvent(e -> {
+        Subscription sub = checker.onEvent(e -> {
             if (e instanceof HealthEvent.CheckCompleted && ((HealthEvent.CheckCompleted) e).check().equals("search-index")) {
                 refreshed.countDown();
             }
-        })) {
+        });
+        try {
             ticker.advance(Duration.ofSeconds(10));
             checker.readiness(); // serves the stale result and starts the one refresh
             refreshed.await(30, TimeUnit.SECONDS);
+        } finally {
+            sub.close();
         }
         for (int i = 0; i < 999; i++) {
             checker.readiness();

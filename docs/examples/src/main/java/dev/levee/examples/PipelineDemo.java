@@ -67,7 +67,7 @@ public final class PipelineDemo {
 
     /** The recommended order, outermost first. Every policy runs on the given manual time. */
     static Pipeline inventoryPipeline(ManualTicker ticker, RandomSource random) {
-        Retry retry = Retry.of(RetryConfig.builder("inventory")
+        Retry retry = Retry.of("inventory", RetryConfig.builder()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(50), 2.0, Duration.ofSeconds(1)))
                 .jitter(Jitter.full())
@@ -82,13 +82,13 @@ public final class PipelineDemo {
                 .permittedCallsInHalfOpen(2)
                 .ticker(ticker)
                 .build());
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("inventory")
+        RateLimiter limiter = RateLimiter.of("inventory", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.GCRA)
                 .rate(8, Duration.ofSeconds(1))
                 .burst(3)
                 .ticker(ticker).sleeper(ticker)
                 .build());
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("inventory")
+        Bulkhead bulkhead = Bulkhead.of("inventory", BulkheadConfig.builder()
                 .maxConcurrentCalls(10)
                 .ticker(ticker)
                 .build());

@@ -12,7 +12,7 @@ import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimitHeaders;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
-import dev.levee.ratelimiter.RateLimiterMetrics;
+import dev.levee.ratelimiter.RateLimiterMetricsBinder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -60,14 +60,14 @@ public final class RateLimiterDemo {
 
     /** Builds the limiter of the docs' first example: 5 per second, bursts of 3. */
     static RateLimiter apiLimiter(ManualTicker ticker) {
-        RateLimiterConfig config = RateLimiterConfig.builder("search-api")
+        RateLimiterConfig config = RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.GCRA)
                 .rate(5, Duration.ofSeconds(1))   // T = 200 ms between permits on average
                 .burst(3)                         // up to 3 at once after a quiet spell
                 .ticker(ticker)                   // omit in production: the system clock
                 .sleeper(ticker)
                 .build();
-        return RateLimiter.of(config);
+        return RateLimiter.of("search-api", config);
     }
 
     /** The three ways to ask, as on the top of {@code docs/ratelimiter.md}. */
@@ -101,6 +101,21 @@ public final class RateLimiterDemo {
     }
 
     /**
+     * A status endpoint: what a request would see, in seed 001's {@code X-RateLimit-*} headers, without
+     * taking a permit; {@code balance} shows the permits owed to callers that booked ahead.
+     *
+     * @param limiter the limiter
+     * @param decision a reusable decision
+     * @param headers receives the response headers
+     * @return the signed balance
+     */
+    static long status(RateLimiter limiter, RateLimitDecision decision, Map<String, String> headers) {
+        limiter.peek(limiter.ticker().read(), decision);
+        RateLimitHeaders.write(limiter, decision, headers::put, RateLimitHeaders.Style.X_RATE_LIMIT);
+        return decision.balance();
+    }
+
+    /**
      * Bursty clients in front of a flaky call through a GCRA limiter: granted calls run (and may
      * fail, unchanged), refused ones get a 429 with {@code Retry-After}.
      */
@@ -110,7 +125,7 @@ public final class RateLimiterDemo {
         RandomSource random = RandomSource.seeded(42);
         RateLimiter limiter = apiLimiter(ticker);
         MeterRegistry registry = new SimpleMeterRegistry();
-        RateLimiterMetrics.of(limiter).bindTo(registry);
+        new RateLimiterMetricsBinder(limiter).bindTo(registry);
         RateLimitDecision decision = new RateLimitDecision();
         int ok = 0;
         int failed = 0;
@@ -143,8 +158,8 @@ public final class RateLimiterDemo {
 
     /** The docs' per-tenant example: a keyed limiter with a free and a gold tier, at most 10,000 tenants. */
     static KeyedRateLimiter<String> tenantLimiter(ManualTicker ticker) {
-        RateLimiterConfig free = RateLimiterConfig.builder("free").rate(2, Duration.ofSeconds(1)).ticker(ticker).build();
-        RateLimiterConfig gold = RateLimiterConfig.builder("gold").rate(10, Duration.ofSeconds(1)).ticker(ticker).build();
+        RateLimiterConfig free = RateLimiterConfig.builder().rate(2, Duration.ofSeconds(1)).ticker(ticker).build();
+        RateLimiterConfig gold = RateLimiterConfig.builder().rate(10, Duration.ofSeconds(1)).ticker(ticker).build();
         return KeyedRateLimiter.<String>builder("per-tenant")
                 .defaultConfig(free)
                 .tier("gold", gold)
@@ -174,7 +189,7 @@ public final class RateLimiterDemo {
     static void leakyBucketQueue(PrintStream out) {
         out.println("-- leaky bucket: 10 per second, callers queue up to 300 ms, 6 arrive at once");
         ManualTicker ticker = new ManualTicker();
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("outbound-sms")
+        RateLimiter limiter = RateLimiter.of("outbound-sms", RateLimiterConfig.builder()
                 .algorithm(RateLimitAlgorithm.LEAKY_BUCKET)
                 .rate(10, Duration.ofSeconds(1))
                 .maxWait(Duration.ofMillis(300))
@@ -199,7 +214,7 @@ public final class RateLimiterDemo {
     static void adaptiveRate(PrintStream out) {
         out.println("-- adaptive: 20..200 per second; downstream latency 10 ms, then 60 ms, then 10 ms again");
         ManualTicker ticker = new ManualTicker();
-        AdaptiveRateLimiter limiter = AdaptiveRateLimiter.of(AdaptiveRateLimiterConfig.builder("recommendations")
+        AdaptiveRateLimiter limiter = AdaptiveRateLimiter.of("recommendations", AdaptiveRateLimiterConfig.builder()
                 .minRate(20).maxRate(200).initialRate(100).increaseStep(10)
                 .adjustInterval(Duration.ofSeconds(1))
                 .ticker(ticker).sleeper(ticker)

@@ -35,7 +35,7 @@ public final class RetryDemo {
 
     /** The recommended setup: exponential backoff with full jitter, client errors not retried. */
     static Retry paymentsRetry(ManualTicker ticker, RandomSource random) {
-        return Retry.of(RetryConfig.builder("payments")
+        return Retry.of("payments", RetryConfig.builder()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
                 .jitter(Jitter.full())
@@ -44,9 +44,21 @@ public final class RetryDemo {
                 .build());
     }
 
+    /** An HTTP-like response: only its status matters here. */
+    record Response(int status) {}
+
+    /** Retries transient failures (the default) and transient statuses; a 404 or 422 is answered at once. */
+    static Retry catalogRetry(ManualTicker ticker) {
+        return Retry.of("catalog", RetryConfig.builder()
+                .retryOnStatus(Response.class, Response::status)  // 408, 425, 429, 500, 502, 503, 504
+                .backoff(Backoff.constant(Duration.ofMillis(20))).jitter(Jitter.none())
+                .ticker(ticker).sleeper(ticker)
+                .build());
+    }
+
     /** One budget per downstream, shared by every layer that retries calls to it. */
     static RetryBudget inventoryBudget(ManualTicker ticker) {
-        return RetryBudget.of(RetryBudgetConfig.builder("inventory")
+        return RetryBudget.of("inventory", RetryBudgetConfig.builder()
                 .retryRatio(0.2)                      // retries <= 20% of requests ...
                 .minRetriesPerSecond(10)              // ... plus 10 per second
                 .ttl(Duration.ofSeconds(10))          // over the last 10 s
@@ -55,15 +67,15 @@ public final class RetryDemo {
     }
 
     static Retry layer(String name, RetryBudget budget, ManualTicker ticker) {
-        return Retry.of(RetryConfig.builder(name).budget(budget)
+        return Retry.of(name, RetryConfig.builder().budget(budget)
                 .backoff(Backoff.constant(Duration.ofMillis(10))).jitter(Jitter.none())
                 .ticker(ticker).sleeper(ticker).build());
     }
 
     /** A hedge that sends a second request when the first is slower than its recent 95th percentile. */
     static Hedge searchHedge(ManualTicker ticker, ManualScheduler scheduler, RetryBudget budget) {
-        return Hedge.of(HedgeConfig.builder("search")
-                .percentileDelay(95, Duration.ofMillis(50))
+        return Hedge.of("search", HedgeConfig.builder()
+                .percentileDelay(0.95, Duration.ofMillis(50))
                 .maxHedges(1)
                 .budget(budget)
                 .ticker(ticker).scheduler(scheduler)     // demos: manual time ...
@@ -85,7 +97,7 @@ public final class RetryDemo {
         Retry retry = paymentsRetry(ticker, random);
         AtomicInteger attempts = new AtomicInteger();
         retry.onEvent(e -> {
-            if (e instanceof RetryEvent.Retrying r) {
+            if (e instanceof RetryEvent.Retried r) {
                 out.printf("   attempt %d failed (%s), waiting %d ms%n", r.attempt(), r.failure().getMessage(), r.delayNanos() / 1_000_000);
             }
         });
@@ -106,6 +118,26 @@ public final class RetryDemo {
             }
         }
         out.println("metrics: " + retry.metrics());
+
+        out.println("-- only transient failures and statuses are retried --");
+        Retry catalog = catalogRetry(ticker);
+        for (int status : new int[] {503, 404, 422}) {
+            AtomicInteger sent = new AtomicInteger();
+            Response response = catalog.execute(() -> {
+                sent.incrementAndGet();
+                return new Response(status);
+            });
+            out.printf("status %d: %d attempt(s)%n", response.status(), sent.get());
+        }
+        AtomicInteger validation = new AtomicInteger();
+        try {
+            catalog.execute(() -> {
+                validation.incrementAndGet();
+                throw new IllegalArgumentException("sku must not be blank");
+            });
+        } catch (IllegalArgumentException e) {
+            out.printf("IllegalArgumentException: %d attempt(s)%n", validation.get());
+        }
 
         out.println("-- retry-after and the deadline --");
         AtomicInteger tries = new AtomicInteger();
@@ -141,7 +173,7 @@ public final class RetryDemo {
 
         out.println("-- hedging a slow call --");
         ManualScheduler scheduler = new ManualScheduler(ticker);
-        Hedge hedge = searchHedge(ticker, scheduler, RetryBudget.of(RetryBudgetConfig.builder("search").ticker(ticker).build()));
+        Hedge hedge = searchHedge(ticker, scheduler, RetryBudget.of("search", RetryBudgetConfig.builder().ticker(ticker).build()));
         CompletableFuture<String> slowFirst = new CompletableFuture<>();
         AtomicInteger hedgeAttempts = new AtomicInteger();
         CompletionStage<String> answer = hedge.executeAsync(() -> hedgeAttempts.incrementAndGet() == 1

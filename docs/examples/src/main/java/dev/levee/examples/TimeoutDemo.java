@@ -7,11 +7,13 @@ import dev.levee.core.ManualTicker;
 import dev.levee.core.RandomSource;
 import dev.levee.timeout.AdaptiveTimeout;
 import dev.levee.timeout.AdaptiveTimeoutConfig;
+import dev.levee.timeout.DatabaseTimeoutProfile;
 import dev.levee.timeout.DeadlinePropagation;
 import dev.levee.timeout.Timeout;
 import dev.levee.timeout.TimeoutBudget;
 import dev.levee.timeout.TimeoutBudgetConfig;
 import dev.levee.timeout.TimeoutConfig;
+import dev.levee.timeout.TimeoutFit;
 import dev.levee.timeout.TimeoutMode;
 import dev.levee.timeout.TimeoutProfile;
 import java.io.PrintStream;
@@ -83,7 +85,7 @@ public final class TimeoutDemo {
                 propagation.clampedCount(), propagation.ignoredCount(), propagation.missingCount());
 
         out.println("== Budget: 1 s over lookup (1), load (2), render (1), unused time rolls over");
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.builder()
+        TimeoutBudget budget = TimeoutBudget.of("budget", TimeoutBudgetConfig.builder()
                 .total(Duration.ofSeconds(1)).weights(1, 2, 1).ticker(ticker).build());
         long[] took = {100 * MS, 300 * MS, 200 * MS};
         String[] steps = {"lookup", "load", "render"};
@@ -94,7 +96,7 @@ public final class TimeoutDemo {
         }
 
         out.println("== Adaptive: p99 x 1.5 of the observed latency, within [10 ms, 5 s]");
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(AdaptiveTimeoutConfig.builder().build());
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("adaptive", AdaptiveTimeoutConfig.builder().build());
         out.printf("before samples: %d ms%n", adaptive.timeoutNanos() / MS);
         for (int i = 0; i < 5_000; i++) {
             adaptive.record(simulatedLatencyNanos(random));
@@ -218,8 +220,8 @@ public final class TimeoutDemo {
      */
     @SuppressWarnings("try")
     public static void budgetedRequest(Runnable... steps) {
-        TimeoutBudget budget = TimeoutBudget.start(TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(1), steps.length,
-                dev.levee.core.Ticker.system()));
+        TimeoutBudget budget = TimeoutBudget.of("request", TimeoutBudgetConfig.equalSteps(Duration.ofSeconds(1),
+                steps.length, dev.levee.core.Ticker.system()));
         for (Runnable step : steps) {
             try (ContextScope scope = budget.attachNextStep()) {
                 step.run();
@@ -233,10 +235,65 @@ public final class TimeoutDemo {
      * @return the timeout
      */
     public static Timeout adaptiveTimeout() {
-        AdaptiveTimeout adaptive = AdaptiveTimeout.of(AdaptiveTimeoutConfig.builder()
+        AdaptiveTimeout adaptive = AdaptiveTimeout.of("search", AdaptiveTimeoutConfig.builder()
                 .percentile(0.99).factor(1.5)
-                .min(Duration.ofMillis(50)).max(Duration.ofSeconds(3))
+                .minTimeout(Duration.ofMillis(50)).maxTimeout(Duration.ofSeconds(3))
                 .build());
         return Timeout.of("search", TimeoutConfig.builder().adaptive(adaptive).build());
+    }
+
+    /**
+     * The edge of a service: accept a request only with at least 100 ms of its caller's deadline left
+     * (seed 002), and answer 504 at once otherwise.
+     *
+     * @param headerValue the incoming deadline header, or null
+     * @param propagation the header codec (its {@code minimumRemaining} is the rule)
+     * @param handler the request handler
+     * @return the HTTP status
+     */
+    @SuppressWarnings("try")
+    public static int acceptIncoming(String headerValue, DeadlinePropagation propagation, Runnable handler) {
+        try (ContextScope scope = propagation.acceptIncoming(headerValue)) {
+            handler.run();
+            return 200;
+        } catch (DeadlineExceededException tooLate) {
+            return 504;
+        }
+    }
+
+    /**
+     * A database transaction under the seed's timeouts (query 5 s, transaction 30 s), cut to the
+     * current deadline.
+     *
+     * @param connection an open connection
+     * @param executor the executor the driver uses to abort a timed-out connection
+     * @param id the row to update
+     * @return rows updated
+     * @throws SQLException from the driver
+     */
+    public static int databaseTransaction(Connection connection, Executor executor, long id) throws SQLException {
+        DatabaseTimeoutProfile now = DatabaseTimeoutProfile.ofDefaults("orders-db").within(Deadline.currentOrNull());
+        connection.setNetworkTimeout(executor, now.queryMillis());
+        Timeout transaction = Timeout.of("orders-tx", now.transactionTimeoutConfig());
+        return transaction.execute(() -> {
+            try (PreparedStatement statement = connection.prepareStatement("update items set seen = 1 where id = ?")) {
+                statement.setQueryTimeout(now.querySecondsRoundedUp());
+                statement.setLong(1, id);
+                int updated = statement.executeUpdate();
+                connection.commit();
+                return updated;
+            }
+        });
+    }
+
+    /**
+     * At start-up: do 3 attempts of 2 s with up to 700 ms of backoff fit in the 5 s the caller gives?
+     * (They do not: 6.7 s; a WARN is logged.)
+     *
+     * @return whether they fit
+     */
+    public static boolean retriesFitTheCallersTimeout() {
+        return TimeoutFit.warnIfCannotFit("inventory", Duration.ofSeconds(2), 3, Duration.ofMillis(700),
+                Duration.ofSeconds(5));
     }
 }

@@ -109,6 +109,7 @@ class HealthExamplesTest {
         assertThat(out).contains(
                 "4 of 4 calls failed:         readiness unhealthy HTTP 503  (inventory: circuit breaker open (unhealthy))",
                 "10 s later, one probe:       readiness degraded  HTTP 200",
+                "inventory  healthy   after     0 ms",
                 "ledger     unhealthy after  5000 ms  timed out after PT5S",
                 "1000 requests while it ran:   1 run",
                 "1000 more within the TTL:     1 run",

@@ -13,18 +13,19 @@ import java.lang.invoke.VarHandle;
  * given. Not for users: may change without notice (a candidate for {@code core.internal}, where the
  * bulkhead's counter may move).
  */
-public final class BoundedCounter {
+public final class BoundedCounter extends BoundedCounterValue {
     private static final VarHandle VALUE;
 
     static {
         try {
-            VALUE = MethodHandles.lookup().findVarHandle(BoundedCounter.class, "value", int.class);
+            VALUE = MethodHandles.lookup().findVarHandle(BoundedCounterValue.class, "value", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private volatile int value;
+    /** Padding after the value, so no other object's fields share its cache line. */
+    long p10, p11, p12, p13, p14, p15, p16, p17;
 
     /** A counter at zero. */
     public BoundedCounter() {}
@@ -66,4 +67,14 @@ public final class BoundedCounter {
     public int get() {
         return value;
     }
+}
+
+/** Padding before the value (field layout keeps a superclass's fields first). */
+abstract class BoundedCounterPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** The counted value, between two paddings. */
+abstract class BoundedCounterValue extends BoundedCounterPad {
+    volatile int value;
 }

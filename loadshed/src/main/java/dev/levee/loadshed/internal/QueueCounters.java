@@ -15,7 +15,7 @@ public final class QueueCounters {
 
     private final LongAdder[] drops = new LongAdder[DropReason.values().length];
     private final QueueLatencyHistogram latency = new QueueLatencyHistogram();
-    private volatile long lastSojourn;
+    private final java.util.concurrent.atomic.AtomicLong lastSojourn = new java.util.concurrent.atomic.AtomicLong();
 
     /** Creates zeroed counters. */
     public QueueCounters() {
@@ -34,12 +34,13 @@ public final class QueueCounters {
     }
 
     /**
-     * Records the queue delay of an entry handed to a consumer.
+     * Records the queue delay of an entry handed to a consumer; called only under the queue's lock
+     * (one writer at a time).
      *
      * @param sojournNanos how long it waited
      */
     public void served(long sojournNanos) {
-        lastSojourn = sojournNanos;
+        lastSojourn.lazySet(sojournNanos);
         latency.record(sojournNanos);
     }
 
@@ -53,7 +54,7 @@ public final class QueueCounters {
 
     /** @return the last sojourn recorded */
     public long lastSojournNanos() {
-        return lastSojourn;
+        return lastSojourn.get();
     }
 
     /** @return the histogram */

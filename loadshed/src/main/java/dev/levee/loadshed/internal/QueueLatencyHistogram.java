@@ -1,11 +1,16 @@
 package dev.levee.loadshed.internal;
 
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Queue latency in the buckets seed 002 lists: 1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500 and
  * 5000 ms, plus everything above. Cumulative counts, read by the metrics binder; recording is one
- * short scan and one {@link LongAdder} increment, no allocation.
+ * short scan and two ordered stores, no allocation.
+ *
+ * <p>Single writer: every queue records while holding its own lock, so a plain read-increment and an
+ * ordered (release) store suffice; readers on other threads see each count as it was at some recent
+ * moment, which is all a scrape needs.
  */
 public final class QueueLatencyHistogram {
     /** Upper bounds of the buckets, in milliseconds (seed 002). */
@@ -18,15 +23,11 @@ public final class QueueLatencyHistogram {
         }
     }
 
-    private final LongAdder[] counts = new LongAdder[BOUNDS_MILLIS.length + 1];
-    private final LongAdder sumNanos = new LongAdder();
+    private final AtomicLongArray counts = new AtomicLongArray(BOUNDS_MILLIS.length + 1);
+    private final AtomicLong sumNanos = new AtomicLong();
 
     /** Creates an empty histogram. */
-    public QueueLatencyHistogram() {
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = new LongAdder();
-        }
-    }
+    public QueueLatencyHistogram() {}
 
     /**
      * The bucket bounds in seconds, for exporters.
@@ -42,7 +43,7 @@ public final class QueueLatencyHistogram {
     }
 
     /**
-     * Records one latency.
+     * Records one latency; called only while the owning queue's lock is held.
      *
      * @param nanos the latency; negative counts as zero
      */
@@ -52,8 +53,8 @@ public final class QueueLatencyHistogram {
         while (i < BOUNDS_NANOS.length && v > BOUNDS_NANOS[i]) {
             i++;
         }
-        counts[i].increment();
-        sumNanos.add(v);
+        counts.lazySet(i, counts.get(i) + 1);
+        sumNanos.lazySet(sumNanos.get() + v);
     }
 
     /**
@@ -65,18 +66,18 @@ public final class QueueLatencyHistogram {
     public long cumulativeCount(int i) {
         long sum = 0;
         for (int k = 0; k <= i; k++) {
-            sum += counts[k].sum();
+            sum += counts.get(k);
         }
         return sum;
     }
 
     /** @return entries recorded */
     public long count() {
-        return cumulativeCount(counts.length - 1);
+        return cumulativeCount(counts.length() - 1);
     }
 
     /** @return the sum of recorded latencies, nanoseconds */
     public long sumNanos() {
-        return sumNanos.sum();
+        return sumNanos.get();
     }
 }

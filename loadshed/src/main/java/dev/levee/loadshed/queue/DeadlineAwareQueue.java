@@ -76,11 +76,15 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
     private final DropListener<? super T> listener;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array; every element is a TimedRing<T>
-    private final TimedRing<T>[] rings = new TimedRing[MAX_PRIORITY + 1];
+    private final TimedRing<T>[] rings = newRings();
     private final QueueCounters counters = new QueueCounters();
     private int size;
     private volatile int depth;
+
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: every slot holds a TimedRing<T>
+    private static <T> TimedRing<T>[] newRings() {
+        return new TimedRing[MAX_PRIORITY + 1];
+    }
 
     private DeadlineAwareQueue(String name, DeadlineAwareQueueConfig config, DropListener<? super T> listener) {
         this.name = name;

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class BoundedChannelTest {
 
     @Test

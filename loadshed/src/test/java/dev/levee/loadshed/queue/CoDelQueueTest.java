@@ -8,7 +8,6 @@ import dev.levee.core.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -112,20 +111,27 @@ class CoDelQueueTest {
         assertThat(CoDelQueueConfig.defaults().toBuilder().maxSize(7).build().maxSize()).isEqualTo(7);
     }
 
+    /** Real threads on the system ticker: a task either runs or (if CoDel drops it) is cancelled, once. */
     @Test
     void plugsIntoAThreadPoolExecutor() throws Exception {
         CoDelQueue<Runnable> q = CoDelQueue.ofDefaults("pool");
         ExecutorService pool = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, q);
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
         try {
-            CountDownLatch done = new CountDownLatch(100);
             List<Future<?>> futures = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
-                futures.add(pool.submit(done::countDown));
+                futures.add(pool.submit(ran::incrementAndGet));
             }
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            int cancelled = 0;
             for (Future<?> f : futures) {
-                f.get(30, TimeUnit.SECONDS);
+                try {
+                    f.get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.CancellationException e) {
+                    cancelled++;
+                }
             }
+            assertThat(ran.get() + cancelled).isEqualTo(100);
+            assertThat(q.dropCount(DropReason.CODEL)).isEqualTo(cancelled);
         } finally {
             pool.shutdown();
             assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened only for their effect on the current thread
 class DeadlineAwareQueueTest {
     private static final long MS = 1_000_000L;
     private final ManualTicker ticker = new ManualTicker();

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+// Line length: tables of cases, one per line. try: scopes opened only for their effect on the current thread.
+@SuppressWarnings({"checkstyle:LineLength", "try"})
 class LoadSignalHeadersTest {
     private static final long MS = 1_000_000L;
     /** 2026-11-24T04:00:00Z in epoch seconds. */

@@ -27,6 +27,7 @@ public final class ShedderAdmission implements Admission {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is opened only for its effect on the current thread
     public boolean tryAdmit(SimRequest request, long nowNanos) {
         try (ContextScope s = RequestPriority.attach(request.priority())) {
             if (gate.tryAcquire(nowNanos)) {

@@ -1,15 +1,20 @@
 package dev.levee.ratelimiter.internal;
 
 import dev.levee.core.Deadline;
+import dev.levee.core.Gate;
+import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.RateLimitedException;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +28,7 @@ import org.jspecify.annotations.Nullable;
  * permits are due within the budget the caller sleeps until they are due and asks again; it never
  * sleeps past the budget and refuses as soon as the next due time would exceed it.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public abstract class AbstractRateLimiter implements RateLimiter {
     final LimiterContext ctx;
     final RateLimiterConfig config;
@@ -82,6 +88,31 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     abstract long reservePeek(int permits, long nowNanos);
 
     @Override
+    public final RateLimitDecision peek(long nowNanos, RateLimitDecision into) {
+        long balance = balancePeek(nowNanos);
+        long retryAfter = balance > 0 ? 0L : reservePeek(1, nowNanos);
+        return into.set(balance > 0 && retryAfter == 0L, limit(), balance, retryAfter, resetAfterPeek(nowNanos));
+    }
+
+    /**
+     * Permits available at once now, negative while in debt; nothing is taken.
+     *
+     * @param nowNanos now
+     * @return the signed balance
+     */
+    long balancePeek(long nowNanos) {
+        return availablePermits(nowNanos);
+    }
+
+    /**
+     * How long until the limiter is fully replenished if nothing else is taken.
+     *
+     * @param nowNanos now
+     * @return nanoseconds, at least 0
+     */
+    abstract long resetAfterPeek(long nowNanos);
+
+    @Override
     public final void acquire(long nowNanos) {
         acquire(1, nowNanos, config.maxWaitNanos());
     }
@@ -131,7 +162,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
             }
             long r = reserve(permits, now, budget);
-            if (r >= 0) {
+            if (EncodedWait.isGranted(r)) {
                 InterruptedException interruption = r > 0 ? sleepBooked(r) : null;
                 if (interruption != null) {
                     // The permits were booked for this caller and will never be used: give them back.
@@ -140,7 +171,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 }
                 return;
             }
-            long retryAfter = ~r;
+            long retryAfter = EncodedWait.retryAfter(r);
             if (reserves() || retryAfter > budget) {
                 throw refused(permits, retryAfter, deadline != null);
             }
@@ -153,6 +184,63 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 budget = 0;
             }
         }
+    }
+
+    /**
+     * The asynchronous form of {@link #acquire(long)}: the same budget ({@code maxWait} and the current
+     * deadline), but the wait is scheduled on the config's {@code scheduler}, never slept on the
+     * caller's thread, and the caller resumes on the config's {@code asyncExecutor}. A reserving
+     * algorithm books the permit now and completes the stage when it is due; a window algorithm asks
+     * again when the permits are due.
+     */
+    @Override
+    public final CompletionStage<Void> acquireAsync(long nowNanos) {
+        Deadline deadline = Deadline.currentOrNull();
+        long budget = config.maxWaitNanos();
+        if (deadline != null) {
+            long left = deadline.ticker() == ctx.ticker ? deadline.remainingNanos(nowNanos) : deadline.remainingNanos();
+            budget = Math.min(budget, Math.max(0L, left));
+        }
+        return acquireAsync(1, nowNanos, budget, deadline != null);
+    }
+
+    private CompletionStage<Void> acquireAsync(int permits, long now, long budget, boolean deadline) {
+        if (budget == 0) {
+            return tryAcquire(permits, now) ? Gate.granted()
+                    : CompletableFuture.failedFuture(refused(permits, reservePeek(permits, now), deadline));
+        }
+        long wait;
+        if (reserves()) {
+            long r = reserve(permits, now, budget);
+            if (r < 0) {
+                return CompletableFuture.failedFuture(refused(permits, ~r, deadline));
+            }
+            if (r == 0) {
+                return Gate.granted();
+            }
+            return waitAsync(r); // booked: due after r
+        }
+        long due = reservePeek(permits, now);
+        if (due > budget) {
+            ctx.rejected(permits, due, now);
+            return CompletableFuture.failedFuture(refused(permits, due, deadline));
+        }
+        if (due == 0 && tryAcquire(permits, now)) {
+            return Gate.granted();
+        }
+        wait = Math.max(1L, due);
+        // A window algorithm cannot book: ask again when the permits are due, with what is left.
+        return waitAsync(wait).thenCompose(ignored -> {
+            long later = ctx.ticker.read();
+            return acquireAsync(permits, later, Math.max(0L, budget - (later - now)), deadline);
+        });
+    }
+
+    private CompletionStage<Void> waitAsync(long nanos) {
+        ctx.waiting.incrementAndGet();
+        CompletableFuture<Void> due = AsyncWaitQueue.after(config.scheduler(), config.asyncExecutor(), nanos);
+        due.whenComplete((ignored, failure) -> ctx.waiting.decrementAndGet());
+        return due;
     }
 
     private RateLimitedException refused(int permits, long retryAfter, boolean deadline) {

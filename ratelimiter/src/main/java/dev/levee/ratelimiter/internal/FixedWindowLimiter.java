@@ -118,6 +118,21 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
     }
 
     @Override
+    long resetAfterPeek(long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long diff = w.epochDiff(epoch, s >>> COUNT_BITS, COUNT_BITS);
+        if (diff > 0 || (s & COUNT_MASK) == 0) {
+            return 0L;
+        }
+        return Math.max(0L, w.startOf(epoch - diff + 1) - nowNanos);
+    }
+
+    @Override
     public boolean reserves() {
         return false;
     }

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The generic cell rate algorithm (GCRA), the virtual-scheduling form.
@@ -201,6 +202,29 @@ public class GcraLimiter extends AbstractRateLimiter {
 
     @Override
     public final boolean tryAcquire(int permits, long nowNanos) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
+    }
+
+    @Override
+    public final boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, into));
+    }
+
+    @Override
+    public final long reserve(int permits, long nowNanos, long maxWaitNanos) {
+        return decide(permits, nowNanos, maxWaitNanos, null);
+    }
+
+    /**
+     * The decision core behind {@code tryAcquire} (no wait), the decision-filling form and
+     * {@code reserve}: one CAS loop. The permits are due at {@code next − τ}; they are granted when
+     * that is within {@code maxWaitNanos} of now ({@code tat := next}, the caller waits the
+     * difference), else refused with it as {@code retryAfter} ({@link Long#MAX_VALUE} for a request
+     * larger than the burst, or whose cost would not fit in a long).
+     *
+     * @return an {@link EncodedWait} code
+     */
+    private long decide(int permits, long nowNanos, long maxWaitNanos, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         int losses = 0;
         long current = (long) TAT.getVolatile(this);
@@ -212,93 +236,28 @@ public class GcraLimiter extends AbstractRateLimiter {
             }
             // Read after tat: a state written after a rate change comes with its parameters.
             Params p = params;
-            if (permits > maxRequest(p)) {
-                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
-                return false;
-            }
             long interval = intervalAt(p, nowNanos);
-            long next = after(Math.max(current, nowNanos), interval, permits);
-            if (next == OVERFLOW) {
-                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
-                return false;
-            }
-            long tau = tolerance(p, interval, permits, warmingAt(p, nowNanos));
-            if (next - tau > nowNanos) {
-                ctx.rejected(permits, next - tau - nowNanos, nowNanos);
-                return false;
+            long next = permits > maxRequest(p) ? OVERFLOW : after(Math.max(current, nowNanos), interval, permits);
+            long wait = next == OVERFLOW ? Long.MAX_VALUE
+                    : Math.max(0L, next - tolerance(p, interval, permits, warmingAt(p, nowNanos)) - nowNanos);
+            if (next == OVERFLOW || wait > maxWaitNanos) {
+                ctx.rejected(permits, wait, nowNanos);
+                if (into != null) {
+                    into.set(false, p.limit, signedRemaining(p, current, nowNanos), wait,
+                            Math.max(current, nowNanos) - nowNanos);
+                }
+                return EncodedWait.refused(wait);
             }
             // The witness of a failed exchange is the new state: no second read of a contended line.
             long witness = (long) TAT.compareAndExchange(this, current, next);
             if (witness == current) {
                 ctx.granted(permits);
-                return true;
+                if (into != null) {
+                    into.set(true, p.limit, remaining(p, next, nowNanos), 0L, next - nowNanos);
+                }
+                return EncodedWait.granted(wait);
             }
             current = witness;
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public final boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        checkPermits(permits);
-        int losses = 0;
-        while (true) {
-            long current = (long) TAT.getVolatile(this);
-            if (current == SEALED) {
-                Thread.onSpinWait();
-                continue;
-            }
-            Params p = params;
-            long interval = intervalAt(p, nowNanos);
-            long next = permits > maxRequest(p) ? OVERFLOW : after(Math.max(current, nowNanos), interval, permits);
-            long tau = next == OVERFLOW ? 0L : tolerance(p, interval, permits, warmingAt(p, nowNanos));
-            if (next == OVERFLOW || next - tau > nowNanos) {
-                long retryAfter = next == OVERFLOW ? Long.MAX_VALUE : next - tau - nowNanos;
-                ctx.rejected(permits, retryAfter, nowNanos);
-                into.set(false, p.limit, remaining(p, current, nowNanos), retryAfter,
-                        Math.max(current, nowNanos) - nowNanos);
-                return false;
-            }
-            if (TAT.compareAndSet(this, current, next)) {
-                ctx.granted(permits);
-                into.set(true, p.limit, remaining(p, next, nowNanos), 0L, next - nowNanos);
-                return true;
-            }
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public final long reserve(int permits, long nowNanos, long maxWaitNanos) {
-        checkPermits(permits);
-        int losses = 0;
-        while (true) {
-            long current = (long) TAT.getVolatile(this);
-            if (current == SEALED) {
-                Thread.onSpinWait();
-                continue;
-            }
-            Params p = params;
-            if (permits > maxRequest(p)) {
-                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
-                return ~Long.MAX_VALUE; // a request larger than the burst could only be granted by breaking it
-            }
-            long interval = intervalAt(p, nowNanos);
-            long next = after(Math.max(current, nowNanos), interval, permits);
-            if (next == OVERFLOW) {
-                ctx.rejected(permits, Long.MAX_VALUE, nowNanos);
-                return ~Long.MAX_VALUE; // the debt would not fit in a long: never grantable
-            }
-            long tau = tolerance(p, interval, permits, warmingAt(p, nowNanos));
-            long wait = Math.max(0L, next - tau - nowNanos);
-            if (wait > maxWaitNanos) {
-                ctx.rejected(permits, wait, nowNanos);
-                return ~wait;
-            }
-            if (TAT.compareAndSet(this, current, next)) {
-                ctx.granted(permits);
-                return wait;
-            }
             losses = Contention.backOff(losses);
         }
     }
@@ -342,6 +301,32 @@ public class GcraLimiter extends AbstractRateLimiter {
             return Long.MAX_VALUE;
         }
         return Math.max(0L, next - tolerance(p, interval, permits, warmingAt(p, nowNanos)) - nowNanos);
+    }
+
+    @Override
+    final long balancePeek(long nowNanos) {
+        long current = readTat();
+        Params p = params;
+        return signedRemaining(p, current, nowNanos);
+    }
+
+    /**
+     * {@link #remaining}, or the debt in permits (negative) when the backlog is beyond the tolerance.
+     *
+     * @param p the parameters
+     * @param tat the theoretical arrival time
+     * @param now now
+     * @return the signed balance
+     */
+    long signedRemaining(Params p, long tat, long now) {
+        long backlog = Math.max(tat, now) - now;
+        return backlog <= p.tau ? remaining(p, tat, now) : Math.floorDiv(p.tau - backlog, p.interval);
+    }
+
+    @Override
+    final long resetAfterPeek(long nowNanos) {
+        long current = readTat();
+        return Math.max(current, nowNanos) - nowNanos;
     }
 
     @Override

@@ -48,4 +48,11 @@ public final class LeakyBucketLimiter extends GcraLimiter {
     long remaining(Params p, long tat, long now) {
         return tat <= now ? 1L : 0L;
     }
+
+    /** 1 when nobody is queued, else minus the permits queued ahead: {@code −ceil((tat − now) / T)}. */
+    @Override
+    long signedRemaining(Params p, long tat, long now) {
+        long backlog = Math.max(tat, now) - now;
+        return backlog == 0 ? 1L : -((backlog - 1) / p.interval + 1);
+    }
 }

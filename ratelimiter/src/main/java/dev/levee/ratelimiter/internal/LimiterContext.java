@@ -101,6 +101,7 @@ public final class LimiterContext {
         LimiterStats s = stats;
         if (s != null) {
             s.rejected.add(permits);
+            s.rejections.increment();
         }
         if (!events.isEmpty()) {
             events.publish(new RateLimiterEvent.Rejected(name, nowNanos, permits, retryAfterNanos));

@@ -9,10 +9,16 @@ import java.util.concurrent.atomic.LongAdder;
 public final class LimiterStats {
     final LongAdder granted = new LongAdder();
     final LongAdder rejected = new LongAdder();
+    final LongAdder rejections = new LongAdder();
 
     /** @return permits granted since the stats were enabled */
     public long granted() {
         return granted.sum();
+    }
+
+    /** @return requests refused since the stats were enabled (whatever their permits) */
+    public long rejections() {
+        return rejections.sum();
     }
 
     /** @return permits refused since the stats were enabled */

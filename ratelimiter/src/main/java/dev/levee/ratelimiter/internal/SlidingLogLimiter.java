@@ -213,6 +213,13 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
     }
 
     @Override
+    long resetAfterPeek(long nowNanos) {
+        Params p = params;
+        long c = (long) CURSOR.getVolatile(this);
+        return resetAfter(c, p, nowNanos);
+    }
+
+    @Override
     public boolean reserves() {
         return false;
     }

@@ -76,6 +76,26 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     }
 
     @Override
+    long resetAfterPeek(long nowNanos) {
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long prev = (s >>> BITS) & MASK;
+        long curr = s & MASK;
+        long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
+        if (diff > 0) {
+            prev = diff == 1 ? curr : 0L;
+            curr = 0L;
+        } else {
+            epoch -= diff;
+        }
+        return Math.max(0L, resetAfter(w.length, w.startOf(epoch), prev, curr, nowNanos));
+    }
+
+    @Override
     public long availablePermits(long nowNanos) {
         RateLimitDecision d = new RateLimitDecision();
         decide(1, nowNanos, d, false);

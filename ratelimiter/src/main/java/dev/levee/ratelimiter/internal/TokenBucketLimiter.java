@@ -5,6 +5,7 @@ import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A token bucket of capacity {@code C}, refilled with {@code L} tokens per period {@code P}, lazily
@@ -135,36 +136,33 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     public TokenBucketLimiter(LimiterContext ctx, RateLimiterConfig config) {
         super(ctx, config);
         this.bucket = new Bucket(ctx.ticker.read(), config.periodNanos(), config.limit(), config.burst(),
-                config.burst());
-    }
-
-    /**
-     * The state after taking {@code n} tokens at {@code now} from state {@code s}, or
-     * {@link #SEALED} if they are not there (the sentinel is never a real state).
-     */
-    private static long take(Bucket b, long s, int n, long now) {
-        if (n > b.capacity) {
-            return SEALED; // never fits; refused before n·I can overflow
-        }
-        if (b.interval > 0) {
-            long next = Math.max(s, now) + n * b.interval;
-            return next - b.tau <= now ? next : SEALED;
-        }
-        long a = b.produced(now);
-        long start = Math.max(s, a - b.capacity);
-        return a - start >= n ? start + n : SEALED;
-    }
-
-    /** The state after reserving {@code n} tokens regardless of availability (a debt if short). */
-    private static long reserveState(Bucket b, long s, int n, long now) {
-        if (b.interval > 0) {
-            return Math.max(s, now) + n * b.interval;
-        }
-        return Math.max(s, b.produced(now) - b.capacity) + n;
+                config.initialTokens());
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, into));
+    }
+
+    @Override
+    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
+        return decide(permits, nowNanos, maxWaitNanos, null);
+    }
+
+    /**
+     * The decision core behind {@code tryAcquire} (no wait), the decision-filling form and
+     * {@code reserve}: one CAS loop. Grants when the tokens are held within {@code maxWaitNanos}
+     * (taking them, as a debt if they are due later), else refuses with the wait as {@code retryAfter}.
+     * More than the capacity never fits, even with an unbounded wait.
+     *
+     * @return an {@link EncodedWait} code
+     */
+    private long decide(int permits, long nowNanos, long maxWaitNanos, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         Bucket b = bucket;
         int losses = 0;
@@ -176,72 +174,38 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 s = (long) STATE.getVolatile(b);
                 continue;
             }
-            long next = take(b, s, permits, nowNanos);
-            if (next == SEALED) {
-                ctx.rejected(permits, b.retryAfter(s, permits, nowNanos), nowNanos);
-                return false;
+            // The state after taking the tokens, available or not (a debt if short): the same formula
+            // grants now and books the future; the wait is read off it.
+            long next;
+            long wait;
+            if (permits > b.capacity) {
+                next = SEALED;
+                wait = Long.MAX_VALUE; // never fits; refused before n·I can overflow
+            } else if (b.interval > 0) {
+                next = Math.max(s, nowNanos) + permits * b.interval;
+                wait = Math.max(0L, next - b.tau - nowNanos);
+            } else {
+                long a = b.produced(nowNanos);
+                next = Math.max(s, a - b.capacity) + permits;
+                wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
+            }
+            if (wait > maxWaitNanos || next == SEALED) {
+                ctx.rejected(permits, wait, nowNanos);
+                if (into != null) {
+                    into.set(false, b.refill, b.tokens(s, nowNanos), wait, b.resetAfter(s, nowNanos));
+                }
+                return EncodedWait.refused(wait);
             }
             // The witness of a failed exchange is the new state: no second read of a contended line.
             long witness = (long) STATE.compareAndExchange(b, s, next);
             if (witness == s) {
                 ctx.granted(permits);
-                return true;
+                if (into != null) {
+                    into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
+                }
+                return EncodedWait.granted(wait);
             }
             s = witness;
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        checkPermits(permits);
-        Bucket b = bucket;
-        int losses = 0;
-        while (true) {
-            long s = (long) STATE.getVolatile(b);
-            if (s == SEALED) {
-                Thread.onSpinWait();
-                b = bucket;
-                continue;
-            }
-            long next = take(b, s, permits, nowNanos);
-            if (next == SEALED) {
-                long retryAfter = b.retryAfter(s, permits, nowNanos);
-                ctx.rejected(permits, retryAfter, nowNanos);
-                into.set(false, b.refill, b.tokens(s, nowNanos), retryAfter, b.resetAfter(s, nowNanos));
-                return false;
-            }
-            if (STATE.compareAndSet(b, s, next)) {
-                ctx.granted(permits);
-                into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
-                return true;
-            }
-            losses = Contention.backOff(losses);
-        }
-    }
-
-    @Override
-    public long reserve(int permits, long nowNanos, long maxWaitNanos) {
-        checkPermits(permits);
-        Bucket b = bucket;
-        int losses = 0;
-        while (true) {
-            long s = (long) STATE.getVolatile(b);
-            if (s == SEALED) {
-                Thread.onSpinWait();
-                b = bucket;
-                continue;
-            }
-            long wait = b.retryAfter(s, permits, nowNanos);
-            // More than the capacity never fits (retryAfter MAX_VALUE), even with an unbounded wait.
-            if (wait > maxWaitNanos || permits > b.capacity) {
-                ctx.rejected(permits, wait, nowNanos);
-                return ~wait;
-            }
-            if (STATE.compareAndSet(b, s, reserveState(b, s, permits, nowNanos))) {
-                ctx.granted(permits);
-                return wait;
-            }
             losses = Contention.backOff(losses);
         }
     }
@@ -277,6 +241,20 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         Bucket b = bucket;
         long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : b.retryAfter(s, permits, nowNanos);
+    }
+
+    @Override
+    long balancePeek(long nowNanos) {
+        Bucket b = bucket;
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : b.tokens(s, nowNanos);
+    }
+
+    @Override
+    long resetAfterPeek(long nowNanos) {
+        Bucket b = bucket;
+        long s = (long) STATE.getVolatile(b);
+        return s == SEALED ? 0L : b.resetAfter(s, nowNanos);
     }
 
     @Override

@@ -18,7 +18,7 @@ class RateChangePublishTest {
     @Test
     void aThrowWhileRescalingLeavesTheOldStateUsable() throws InterruptedException {
         ManualTicker ticker = new ManualTicker(0);
-        RateLimiterConfig config = RateLimiterConfig.builder("g").rate(10, Duration.ofSeconds(1)).burst(2)
+        RateLimiterConfig config = RateLimiterConfig.builder().rate(10, Duration.ofSeconds(1)).burst(2)
                 .ticker(ticker).sleeper(ticker).build();
         GcraLimiter limiter = new GcraLimiter(new LimiterContext("g", ticker, ticker), config) {
             @Override

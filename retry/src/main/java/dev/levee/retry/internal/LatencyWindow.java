@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * its cost is amortized over many calls; readers get the cached value. Until {@code minSamples}
  * latencies have been recorded, {@link #percentileNanos(long)} returns the given fallback.
  *
- * <p>Percentile by the nearest-rank method: the value at index {@code ceil(p/100 · n) - 1} of the sorted
+ * <p>Percentile by the nearest-rank method: the value at index {@code ceil(p · n) - 1} of the sorted
  * samples.
  */
 public final class LatencyWindow {
@@ -25,7 +25,7 @@ public final class LatencyWindow {
 
     /**
      * @param size samples kept, at least 1
-     * @param percentile in (0, 100]
+     * @param percentile a fraction in (0, 1]: 0.95 is the p95
      * @param minSamples samples needed before the percentile is used
      */
     public LatencyWindow(int size, double percentile, int minSamples) {
@@ -55,7 +55,7 @@ public final class LatencyWindow {
             copy[i] = samples.get(i);
         }
         Arrays.sort(copy);
-        int rank = (int) Math.ceil(percentile / 100.0 * n);
+        int rank = (int) Math.ceil(percentile * n);
         cachedNanos = copy[Math.max(0, Math.min(n - 1, rank - 1))];
     }
 

@@ -1,0 +1,92 @@
+package dev.levee.timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
+import dev.levee.core.InvalidConfigException;
+import dev.levee.core.ManualTicker;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Issue 12 gaps: database timeout profiles (seed 003) and the retries-fit-in-the-outer-limit check (001 §3.1). */
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
+class DatabaseProfileAndFitTest {
+    private final ManualTicker ticker = new ManualTicker();
+
+    @Test
+    void theDatabaseProfileMapsOntoJdbcUnitsAndNeverToZero() {
+        DatabaseTimeoutProfile db = DatabaseTimeoutProfile.builder("orders").query(Duration.ofMillis(1_500)).build();
+        assertThat(db.querySecondsRoundedUp()).isEqualTo(2);
+        assertThat(db.queryMillis()).isEqualTo(1_500);
+        assertThat(db.connectMillis()).isEqualTo(2_000);
+        assertThat(db.transactionTimeoutConfig().timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(db.queryTimeoutConfig().timeout()).isEqualTo(Duration.ofMillis(1_500));
+        DatabaseTimeoutProfile tiny = DatabaseTimeoutProfile.builder("t").query(Duration.ofNanos(1)).build();
+        assertThat(tiny.querySecondsRoundedUp()).isEqualTo(1);
+        assertThat(tiny.queryMillis()).isEqualTo(1);
+    }
+
+    @Test
+    void withinADeadlineEveryBoundIsCut() {
+        DatabaseTimeoutProfile db = DatabaseTimeoutProfile.ofDefaults("orders");
+        assertThat(db.within(null)).isSameAs(db);
+        assertThat(db.within(Deadline.after(Duration.ofMinutes(1), ticker))).isSameAs(db);
+        DatabaseTimeoutProfile cut = db.within(Deadline.after(Duration.ofSeconds(3), ticker));
+        assertThat(cut.transaction()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(cut.query()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(cut.connect()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(db.within(Deadline.after(Duration.ofSeconds(-1), ticker)).queryMillis()).isEqualTo(1);
+    }
+
+    @Test
+    void databaseProfileBounds() {
+        assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").query(Duration.ofMinutes(1)).build())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage("DatabaseTimeoutProfile 'db': query must be <= transaction (PT30S) but was PT1M");
+        assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").connect(Duration.ZERO).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("connect");
+        assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").transaction(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("transaction");
+        assertThatThrownBy(() -> DatabaseTimeoutProfile.builder(" ").build()).isInstanceOf(InvalidConfigException.class);
+    }
+
+    @Test
+    void attemptsTimesTheInnerTimeoutPlusBackoffMustFitTheOuterLimit() {
+        TimeoutFit.Result tooLong = TimeoutFit.check(Duration.ofSeconds(2), 3, Duration.ofMillis(700),
+                Duration.ofSeconds(5));
+        assertThat(tooLong.needed()).isEqualTo(Duration.ofMillis(6_700));
+        assertThat(tooLong.fits()).isFalse();
+        assertThat(tooLong.describe()).startsWith("does not fit");
+
+        assertThat(TimeoutFit.check(Duration.ofSeconds(1), 3, Duration.ofSeconds(2), Duration.ofSeconds(5)).fits())
+                .as("exactly 5 s fits").isTrue();
+        assertThat(TimeoutFit.warnIfCannotFit("inventory", Duration.ofSeconds(2), 3, Duration.ofMillis(700),
+                Duration.ofSeconds(5))).isFalse();
+        assertThat(TimeoutFit.check(Duration.ofDays(100_000), Integer.MAX_VALUE, Duration.ofDays(1),
+                Duration.ofSeconds(1)).fits()).as("saturates instead of overflowing").isFalse();
+    }
+
+    @Test
+    void theCurrentDeadlineIsTheOuterLimitWhenThereIsOne() {
+        assertThat(TimeoutFit.checkCurrentDeadline(Duration.ofSeconds(2), 3, Duration.ZERO).fits()).isTrue();
+        try (ContextScope scope = Deadline.after(Duration.ofSeconds(5), ticker).attach()) {
+            TimeoutFit.Result r = TimeoutFit.checkCurrentDeadline(Duration.ofSeconds(2), 3, Duration.ZERO);
+            assertThat(r.available()).isEqualTo(Duration.ofSeconds(5));
+            assertThat(r.fits()).isFalse();
+        }
+    }
+
+    @Test
+    void fitBounds() {
+        assertThatThrownBy(() -> TimeoutFit.check(Duration.ZERO, 1, Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("innerTimeout");
+        assertThatThrownBy(() -> TimeoutFit.check(Duration.ofSeconds(1), 0, Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("attempts");
+        assertThatThrownBy(() -> TimeoutFit.check(Duration.ofSeconds(1), 1, Duration.ofSeconds(-1),
+                Duration.ofSeconds(1))).isInstanceOf(InvalidConfigException.class).hasMessageContaining("totalBackoff");
+        assertThatThrownBy(() -> TimeoutFit.check(Duration.ofSeconds(1), 1, Duration.ZERO, null))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("outer");
+    }
+}
