@@ -56,8 +56,6 @@ class ConventionTest {
             Map.entry("dev.levee.degrade.FallbackMetricsBinder", "no (Fallback...) constructor"),
             Map.entry("dev.levee.health.HealthCheck", "an interface users implement; HealthCheckConfig configures caching"),
             Map.entry("dev.levee.health.HealthEndpoint", "built from a checker; no of(String, HealthEndpointConfig)"),
-            Map.entry("dev.levee.loadshed.AdaptiveLoadShedderConfig", "no defaults()"),
-            Map.entry("dev.levee.loadshed.GoodputMetricsBinder", "Goodput is a gate but its binder has no levee.loadshed.rejected counter"),
             Map.entry("dev.levee.loadshed.PriorityShedder", "needs a LoadSignal: no ofDefaults(String)"),
             Map.entry("dev.levee.loadshed.PriorityShedderConfig", "needs a LoadSignal: no defaults()")
     ));

@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Hedge}, built by {@link #builder()} (or

@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
