@@ -49,15 +49,6 @@ class ConventionTest {
      * that already passes fails {@link #theSkipListHoldsOnlyTypesThatStillFail()}.
      */
     static final Map<String, String> NOT_YET_CONVERTED = new TreeMap<>(Map.ofEntries(
-            // bulkhead (helper correct-b converting): configs named in builder(name), of(config) only
-            Map.entry("dev.levee.bulkhead.Bulkhead", "of(config) only; no of(String, BulkheadConfig), ofDefaults"),
-            Map.entry("dev.levee.bulkhead.BulkheadConfig", "builder(name); no nameless builder(), defaults()"),
-            Map.entry("dev.levee.bulkhead.BulkheadEvent", "a record with a Kind enum, not a sealed interface"),
-            Map.entry("dev.levee.bulkhead.BulkheadMetrics", "a class, not a record"),
-            Map.entry("dev.levee.bulkhead.KeyedBulkhead", "of(config) only"),
-            Map.entry("dev.levee.bulkhead.KeyedBulkheadConfig", "builder(name, perKey); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.bulkhead.ThreadPoolBulkhead", "of(config) only"),
-            Map.entry("dev.levee.bulkhead.ThreadPoolBulkheadConfig", "builder(name); no builder(), defaults(), toBuilder()"),
             // ratelimiter (helper correct-a converting)
             Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiter", "of(config) only"),
             Map.entry("dev.levee.ratelimiter.AdaptiveRateLimiterConfig", "builder(name); no builder(), defaults(), toBuilder()"),
@@ -74,14 +65,6 @@ class ConventionTest {
             Map.entry("dev.levee.retry.RetryConfig", "builder(name); no builder(), defaults(), toBuilder()"),
             Map.entry("dev.levee.retry.RetryEvent", "event Retrying is not in the past tense"),
             Map.entry("dev.levee.retry.RetryMetricsBinder", "static of(...) factories instead of (Retry...)/(Collection) constructors"),
-            // timeout (helper correct-b converting)
-            Map.entry("dev.levee.timeout.AdaptiveTimeout", "of(config) only"),
-            Map.entry("dev.levee.timeout.AdaptiveTimeoutConfig", "no defaults(), toBuilder()"),
-            Map.entry("dev.levee.timeout.Timeout", "no ofDefaults(String)"),
-            Map.entry("dev.levee.timeout.TimeoutBudget", "of(config) only"),
-            Map.entry("dev.levee.timeout.TimeoutBudgetConfig", "no defaults(), toBuilder()"),
-            Map.entry("dev.levee.timeout.TimeoutEvent", "not a sealed interface"),
-            Map.entry("dev.levee.timeout.TimeoutMetrics", "a class, not a record"),
             // new modules (being written this session); some may be deliberate exceptions to decide on
             Map.entry("dev.levee.degrade.DegradationLevel", "of(name, config, LoadSignal): needs a signal, no default"),
             Map.entry("dev.levee.degrade.Fallback", "of(name, config, tiers): needs tiers, no default"),
