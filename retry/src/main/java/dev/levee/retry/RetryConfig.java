@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
