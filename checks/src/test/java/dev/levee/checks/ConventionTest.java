@@ -65,15 +65,6 @@ class ConventionTest {
             Map.entry("dev.levee.ratelimiter.RateLimiterConfig", "builder(name); no builder(), defaults()"),
             Map.entry("dev.levee.ratelimiter.RateLimiterEvent", "not a sealed interface"),
             Map.entry("dev.levee.ratelimiter.RateLimiterMetrics", "a class, not a record"),
-            // retry (helper correct-c converting)
-            Map.entry("dev.levee.retry.Hedge", "of(config) only"),
-            Map.entry("dev.levee.retry.HedgeConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.Retry", "of(config); no of(String, RetryConfig)"),
-            Map.entry("dev.levee.retry.RetryBudget", "of(config); no of(String, RetryBudgetConfig)"),
-            Map.entry("dev.levee.retry.RetryBudgetConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.RetryConfig", "builder(name); no builder(), defaults(), toBuilder()"),
-            Map.entry("dev.levee.retry.RetryEvent", "event Retrying is not in the past tense"),
-            Map.entry("dev.levee.retry.RetryMetricsBinder", "static of(...) factories instead of (Retry...)/(Collection) constructors"),
             // timeout (helper correct-b converting)
             Map.entry("dev.levee.timeout.AdaptiveTimeout", "of(config) only"),
             Map.entry("dev.levee.timeout.AdaptiveTimeoutConfig", "no defaults(), toBuilder()"),

@@ -12,7 +12,7 @@ class RetryContractTest {
     class RetryPolicy extends PolicyContract {
         @Override
         protected Policy newPolicy(ManualTicker ticker) {
-            return Retry.of(RetryConfig.builder("contract").maxAttempts(3).retryAll()
+            return Retry.of("contract", RetryConfig.builder().maxAttempts(3).retryAll()
                     .ticker(ticker).sleeper(ticker).build());
         }
     }
@@ -21,7 +21,7 @@ class RetryContractTest {
     class HedgePolicy extends PolicyContract {
         @Override
         protected Policy newPolicy(ManualTicker ticker) {
-            return Hedge.of(HedgeConfig.builder("contract").withoutBudget()
+            return Hedge.of("contract", HedgeConfig.builder().withoutBudget()
                     .executor(Runnable::run).asyncExecutor(Runnable::run).ticker(ticker).build());
         }
     }

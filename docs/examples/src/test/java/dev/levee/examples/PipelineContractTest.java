@@ -25,12 +25,12 @@ import java.time.Duration;
 class PipelineContractTest extends PolicyContract {
     @Override
     protected Policy newPolicy(ManualTicker ticker) {
-        Retry retry = Retry.of(RetryConfig.builder("contract").maxAttempts(3).retryAll()
+        Retry retry = Retry.of("contract", RetryConfig.builder().maxAttempts(3).retryAll()
                 .ticker(ticker).sleeper(ticker).build());
         CircuitBreaker breaker = CircuitBreaker.of("contract", CircuitBreakerConfig.builder().ticker(ticker).build());
-        RateLimiter limiter = RateLimiter.of(RateLimiterConfig.builder("contract").limit(1_000_000)
+        RateLimiter limiter = RateLimiter.of("contract", RateLimiterConfig.builder().limit(1_000_000)
                 .period(Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build());
-        Bulkhead bulkhead = Bulkhead.of(BulkheadConfig.builder("contract").maxConcurrentCalls(64)
+        Bulkhead bulkhead = Bulkhead.of("contract", BulkheadConfig.builder().maxConcurrentCalls(64)
                 .maxWait(Duration.ZERO).ticker(ticker).build());
         Timeout timeout = Timeout.of("contract", TimeoutConfig.builder().timeout(Duration.ofSeconds(5))
                 .mode(TimeoutMode.COOPERATIVE).ticker(ticker).build());
