@@ -6,6 +6,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link ThreadPoolBulkhead}, built by {@link #builder()}.
@@ -59,12 +60,12 @@ public final class ThreadPoolBulkheadConfig {
     private final int queueCapacity;
     private final Duration keepAlive;
     private final Duration closeGracePeriod;
-    private final String threadNamePrefix;
+    private final @Nullable String threadNamePrefix;
     private final boolean virtualThreads;
     private final List<ContextPropagator<?>> propagators;
     private final Ticker ticker;
 
-    private ThreadPoolBulkheadConfig(Builder b, int coreThreads, String prefix) {
+    private ThreadPoolBulkheadConfig(Builder b, int coreThreads, @Nullable String prefix) {
         this.maxThreads = b.maxThreads;
         this.coreThreads = coreThreads;
         this.queueCapacity = b.queueCapacity;
@@ -134,7 +135,7 @@ public final class ThreadPoolBulkheadConfig {
     }
 
     /** @return the worker name prefix, or null for the default {@code levee-bulkhead-<name>-} */
-    public String threadNamePrefix() {
+    public @Nullable String threadNamePrefix() {
         return threadNamePrefix;
     }
 
@@ -163,11 +164,11 @@ public final class ThreadPoolBulkheadConfig {
     /** Builds a {@link ThreadPoolBulkheadConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
         private int maxThreads = Runtime.getRuntime().availableProcessors();
-        private Integer coreThreads;
+        private @Nullable Integer coreThreads;
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private Duration keepAlive = DEFAULT_KEEP_ALIVE;
         private Duration closeGracePeriod = DEFAULT_CLOSE_GRACE_PERIOD;
-        private String threadNamePrefix;
+        private @Nullable String threadNamePrefix;
         private boolean virtualThreads;
         private List<? extends ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
@@ -289,7 +290,7 @@ public final class ThreadPoolBulkheadConfig {
             Validate.positive(policy, "keepAlive", keepAlive);
             Validate.notNull(policy, "closeGracePeriod", closeGracePeriod);
             Validate.nonNegative(policy, "closeGracePeriod", closeGracePeriod);
-            String prefix = threadNamePrefix;
+            @Nullable String prefix = threadNamePrefix;
             Validate.check(prefix == null || !prefix.isBlank(), policy, "threadNamePrefix", "a non-blank string",
                     "'" + prefix + "'");
             Validate.check(!virtualThreads || VirtualThreads.supported(), policy, "virtualThreads",

@@ -10,15 +10,15 @@ import org.junit.jupiter.api.Nested;
 class BulkheadContractTest {
     private static final int SLOTS = 3;
 
-    private static BulkheadConfig config(String name, ManualTicker ticker) {
-        return BulkheadConfig.builder(name).maxConcurrentCalls(SLOTS).maxWait(Duration.ZERO).ticker(ticker).build();
+    private static BulkheadConfig config(ManualTicker ticker) {
+        return BulkheadConfig.builder().maxConcurrentCalls(SLOTS).maxWait(Duration.ZERO).ticker(ticker).build();
     }
 
     @Nested
     class Semaphore extends GateContract {
         @Override
         protected Gate newGate(ManualTicker ticker) {
-            return Bulkhead.of(config("contract", ticker));
+            return Bulkhead.of("contract", config(ticker));
         }
 
         @Override
@@ -41,8 +41,8 @@ class BulkheadContractTest {
     class PerKey extends GateContract {
         @Override
         protected Gate newGate(ManualTicker ticker) {
-            KeyedBulkhead<String> keyed = KeyedBulkhead.of(KeyedBulkheadConfig.builder("contract",
-                    config("contract", ticker)).build());
+            KeyedBulkhead<String> keyed = KeyedBulkhead.of("contract",
+                    KeyedBulkheadConfig.builder().perKey(config(ticker)).build());
             return keyed.forKey("tenant-a");
         }
 

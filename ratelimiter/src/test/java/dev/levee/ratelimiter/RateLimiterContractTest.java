@@ -19,7 +19,7 @@ class RateLimiterContractTest {
 
         @Override
         protected Gate newGate(ManualTicker ticker) {
-            return RateLimiter.of(RateLimiterConfig.builder("contract-" + algorithm())
+            return RateLimiter.of("contract-" + algorithm(), RateLimiterConfig.builder()
                     .algorithm(algorithm())
                     .limit(LIMIT)
                     .period(Duration.ofSeconds(1))

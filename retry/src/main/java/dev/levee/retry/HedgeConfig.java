@@ -8,7 +8,6 @@ import dev.levee.core.Validate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Hedge}, built by {@link #builder()} (or

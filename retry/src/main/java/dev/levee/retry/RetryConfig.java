@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
 
 /**

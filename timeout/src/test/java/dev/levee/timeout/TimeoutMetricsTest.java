@@ -68,6 +68,7 @@ class TimeoutMetricsTest {
         assertThat(registry.find("levee.timeout.calls").meters()).hasSize(5);
     }
 
+    @SuppressWarnings("CheckReturnValue") // calls made only to move the counters; their outcome is read from the meters
     @Test
     void refusalsAreCountedInTheSharedRejectionMeterByKindAndInTheSnapshot() {
         dev.levee.core.ManualTicker ticker = new dev.levee.core.ManualTicker();

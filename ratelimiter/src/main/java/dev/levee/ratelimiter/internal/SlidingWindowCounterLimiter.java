@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import org.jspecify.annotations.Nullable;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.time.Duration;
@@ -37,7 +38,6 @@ import java.time.Duration;
  * plus two windows (refusing more, never granting more). A caller whose decision lags its clock
  * reading by more than the lag is taken for a new window.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final int BITS = 21;
     private static final long MASK = (1L << BITS) - 1;
@@ -120,7 +120,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
      * Decides (and, if {@code take}, takes). Returns 0 when granted (or grantable), else
      * {@code ~retryAfter}.
      */
-    private long decide(int permits, long now, RateLimitDecision into, boolean take) {
+    private long decide(int permits, long now, @Nullable RateLimitDecision into, boolean take) {
         checkPermits(permits);
         WindowState w = window;
         int losses = 0;
