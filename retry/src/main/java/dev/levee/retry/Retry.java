@@ -21,10 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a call again when it fails in a way that may be transient, waiting a backoff between attempts.

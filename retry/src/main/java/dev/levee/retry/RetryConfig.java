@@ -7,6 +7,7 @@ import dev.levee.core.Scheduler;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
