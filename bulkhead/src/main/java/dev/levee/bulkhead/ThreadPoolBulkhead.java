@@ -1,6 +1,6 @@
 package dev.levee.bulkhead;
 
-import dev.levee.bulkhead.internal.VirtualThreads;
+import dev.levee.core.internal.VirtualThreads;
 import dev.levee.bulkhead.internal.Waits;
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.Chain;

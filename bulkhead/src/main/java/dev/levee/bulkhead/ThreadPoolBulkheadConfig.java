@@ -1,6 +1,6 @@
 package dev.levee.bulkhead;
 
-import dev.levee.bulkhead.internal.VirtualThreads;
+import dev.levee.core.internal.VirtualThreads;
 import dev.levee.core.ContextPropagator;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;

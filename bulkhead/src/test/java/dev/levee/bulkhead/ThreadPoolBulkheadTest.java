@@ -392,7 +392,7 @@ class ThreadPoolBulkheadTest {
         assertThatThrownBy(() -> ThreadPoolBulkhead.of("", d)).hasMessageContaining("name");
         assertThatThrownBy(() -> ThreadPoolBulkhead.of("p", null)).isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("config");
-        if (!dev.levee.bulkhead.internal.VirtualThreads.supported()) {
+        if (!dev.levee.core.internal.VirtualThreads.supported()) {
             assertThatThrownBy(() -> ThreadPoolBulkheadConfig.builder().virtualThreads(true).build())
                     .isInstanceOf(InvalidConfigException.class)
                     .hasMessageContaining("virtualThreads must be false on a JDK without virtual threads");

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.levee.bulkhead.internal.VirtualThreads;
+import dev.levee.core.internal.VirtualThreads;
 import dev.levee.core.BulkheadFullException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
+import dev.levee.core.internal.Nanos;
 
 /**
  * A sliding-window circuit breaker: turns calls to a sick dependency into instant
@@ -680,10 +681,6 @@ public final class CircuitBreaker implements Gate {
                 TransitionReason.because(reason));
     }
 
-    /** Nanoseconds, clamped so that adding them to a ticker reading cannot wrap in practice. */
-    private static long clamped(Duration d) {
-        return Math.min(Deadline.saturatedNanos(d), Long.MAX_VALUE / 4);
-    }
 
     private static HalfOpenProbes probes(Phase p) {
         HalfOpenProbes probes = p.probes;
@@ -715,7 +712,7 @@ public final class CircuitBreaker implements Gate {
      */
     public void transitionToOpenFor(Duration duration) {
         Validate.positive(Validate.describe(CircuitBreakerConfig.POLICY, name), "duration", duration);
-        transitions.openFor(clamped(duration), "manual transition, open for " + duration);
+        transitions.openFor(Nanos.ofCapped(duration), "manual transition, open for " + duration);
     }
 
     /**
@@ -731,7 +728,7 @@ public final class CircuitBreaker implements Gate {
         Validate.notNull(policy, "until", until);
         Validate.notNull(policy, "clock", clock);
         Duration wait = Duration.between(clock.instant(), until);
-        transitions.openFor(wait.isNegative() || wait.isZero() ? 1L : clamped(wait),
+        transitions.openFor(wait.isNegative() || wait.isZero() ? 1L : Nanos.ofCapped(wait),
                 "manual transition, open until " + until);
     }
 

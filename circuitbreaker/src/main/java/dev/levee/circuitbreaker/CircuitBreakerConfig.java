@@ -11,6 +11,7 @@ import dev.levee.core.InvalidConfigException;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
+import dev.levee.core.internal.Nanos;
 
 /**
  * The immutable, nameless configuration of a {@link CircuitBreaker}, built by {@link #builder()}; one
@@ -332,13 +333,13 @@ public final class CircuitBreakerConfig {
      */
     public long waitInOpenNanos(int consecutiveOpens) {
         int n = Math.max(1, consecutiveOpens);
-        long cap = saturatedNanos(maxWaitDurationInOpen);
+        long cap = Nanos.ofCapped(maxWaitDurationInOpen);
         long wait;
         if (waitDurationFunction != null) {
             Duration d = waitDurationFunction.apply(n);
-            wait = d == null || d.isNegative() || d.isZero() ? saturatedNanos(waitDurationInOpen) : saturatedNanos(d);
+            wait = d == null || d.isNegative() || d.isZero() ? Nanos.ofCapped(waitDurationInOpen) : Nanos.ofCapped(d);
         } else {
-            double scaled = saturatedNanos(waitDurationInOpen) * Math.pow(waitDurationMultiplier, n - 1);
+            double scaled = Nanos.ofCapped(waitDurationInOpen) * Math.pow(waitDurationMultiplier, n - 1);
             wait = scaled >= cap ? cap : (long) scaled;
         }
         return Math.max(1L, Math.min(cap, wait));
@@ -348,10 +349,6 @@ public final class CircuitBreakerConfig {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
-    /** A duration in nanoseconds, clamped so that adding it to a ticker reading cannot wrap in practice. */
-    private static long saturatedNanos(Duration d) {
-        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 4)) >= 0 ? Long.MAX_VALUE / 4 : d.toNanos();
-    }
 
     @Override
     public String toString() {

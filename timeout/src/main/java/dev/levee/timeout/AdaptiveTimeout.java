@@ -2,10 +2,8 @@ package dev.levee.timeout;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Validate;
-import dev.levee.timeout.internal.LatencyHistogram;
+import dev.levee.core.internal.LatencyQuantile;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A timeout that follows the dependency's observed latency:
@@ -40,11 +38,8 @@ public final class AdaptiveTimeout {
     private final String name;
     private final long minNanos;
     private final long maxNanos;
-    private final LatencyHistogram[] windows = {new LatencyHistogram(), new LatencyHistogram()};
-    private final AtomicInteger current = new AtomicInteger();
-    private final AtomicLong samples = new AtomicLong();
+    private final LatencyQuantile estimate;
     private volatile long timeoutNanos;
-    private volatile long quantileNanos = -1L;
 
     private AdaptiveTimeout(String name, AdaptiveTimeoutConfig config) {
         this.name = Validate.name("AdaptiveTimeout", name);
@@ -52,6 +47,7 @@ public final class AdaptiveTimeout {
         this.minNanos = Deadline.saturatedNanos(config.minTimeout());
         this.maxNanos = Deadline.saturatedNanos(config.maxTimeout());
         this.timeoutNanos = maxNanos;
+        this.estimate = new LatencyQuantile(config.percentile(), config.windowSize(), config.minSamples(), RECOMPUTE_EVERY);
     }
 
     /**
@@ -92,31 +88,9 @@ public final class AdaptiveTimeout {
      * @param latencyNanos the latency; negative counts as 0
      */
     public void record(long latencyNanos) {
-        windows[current.get()].record(latencyNanos);
-        long n = samples.incrementAndGet();
-        int window = config.windowSize();
-        if (n % window == 0) {
-            rotate();
+        if (estimate.record(latencyNanos)) {
+            timeoutNanos = clamp(estimate.quantileNanos() * config.factor());
         }
-        if (n >= config.minSamples() && (n % RECOMPUTE_EVERY == 0 || n == config.minSamples())) {
-            recompute();
-        }
-    }
-
-    /** Clears the older window and makes it current; the one just filled becomes the older one. */
-    private void rotate() {
-        int older = 1 - current.get();
-        windows[older].clear();
-        current.set(older);
-    }
-
-    private void recompute() {
-        long q = LatencyHistogram.quantile(config.percentile(), windows[0], windows[1]);
-        if (q < 0) {
-            return;
-        }
-        quantileNanos = q;
-        timeoutNanos = clamp(q * config.factor());
     }
 
     private long clamp(double value) {
@@ -150,12 +124,12 @@ public final class AdaptiveTimeout {
      * @return nanoseconds, or -1 before {@code minSamples} samples
      */
     public long quantileNanos() {
-        return quantileNanos;
+        return estimate.quantileNanos();
     }
 
     /** @return samples recorded since creation */
     public long sampleCount() {
-        return samples.get();
+        return estimate.sampleCount();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.levee.timeout;
 
 import dev.levee.core.Validate;
-import dev.levee.timeout.internal.VirtualThreads;
+import dev.levee.core.internal.VirtualThreads;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -51,7 +51,7 @@ public final class TimeoutExecutors {
      * @return true on JDK 21 and later
      */
     public static boolean virtualThreadsAvailable() {
-        return VirtualThreads.available();
+        return VirtualThreads.supported();
     }
 
     /**
@@ -114,7 +114,7 @@ public final class TimeoutExecutors {
 
     /** Holder: the default is built on first use, not when the class loads. */
     private static final class Default {
-        static final Executor EXECUTOR = VirtualThreads.available()
+        static final Executor EXECUTOR = VirtualThreads.supported()
                 ? virtualThreadPerTask()
                 : boundedDaemonPool(DEFAULT_POOL_SIZE);
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.RandomSource;
-import dev.levee.timeout.internal.LatencyHistogram;
+import dev.levee.core.internal.LatencyHistogram;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;

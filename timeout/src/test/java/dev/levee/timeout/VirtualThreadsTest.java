@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.levee.timeout.internal.VirtualThreads;
+import dev.levee.core.internal.VirtualThreads;
 import java.time.Duration;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.junit.jupiter.api.Test;

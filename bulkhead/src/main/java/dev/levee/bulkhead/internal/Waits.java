@@ -2,6 +2,7 @@ package dev.levee.bulkhead.internal;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.Nanos;
 
 /** Time arithmetic shared by the bulkheads' waits. Not for users: may change without notice. */
 public final class Waits {
@@ -23,11 +24,11 @@ public final class Waits {
      * @return the end instant on {@code ticker}, saturated
      */
     public static long waitEnd(Ticker ticker, long nowNanos, long maxWaitNanos) {
-        long end = saturatedAdd(nowNanos, maxWaitNanos);
+        long end = Nanos.add(nowNanos, maxWaitNanos);
         Deadline deadline = Deadline.currentOrNull();
         if (deadline != null) {
             long remaining = deadline.ticker() == ticker ? deadline.remainingNanos(nowNanos) : deadline.remainingNanos();
-            end = Math.min(end, saturatedAdd(nowNanos, remaining));
+            end = Math.min(end, Nanos.add(nowNanos, remaining));
         }
         return end;
     }
@@ -43,18 +44,4 @@ public final class Waits {
         return ticker == Ticker.system() ? remainingNanos : Math.min(remainingNanos, FOREIGN_TICKER_RECHECK_NANOS);
     }
 
-    /**
-     * {@code a + b}, clamped to the long range instead of overflowing.
-     *
-     * @param a a value
-     * @param b a value
-     * @return the clamped sum
-     */
-    public static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        if (((a ^ r) & (b ^ r)) < 0) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
-    }
 }

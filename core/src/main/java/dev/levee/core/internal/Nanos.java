@@ -8,6 +8,13 @@ import java.time.Duration;
  * every module that adds durations to ticker readings.
  */
 public final class Nanos {
+    /**
+     * The largest duration, in nanoseconds, that a state machine adds to ticker readings with plain
+     * arithmetic: {@code Long.MAX_VALUE / 4}, about 73 years. Readings and such durations can then be
+     * added (and their sums compared) without wrapping, so no saturation is needed on the hot path.
+     */
+    public static final long ARITHMETIC_CAP = Long.MAX_VALUE / 4;
+
     private Nanos() {}
 
     /**
@@ -55,5 +62,17 @@ public final class Nanos {
         } catch (ArithmeticException overflow) {
             return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * A duration's length in nanoseconds, clamped to {@link #ARITHMETIC_CAP}, for state machines that
+     * add it to ticker readings with plain arithmetic (a breaker's wait in open, a slow-call
+     * threshold): {@code min(of(d), ARITHMETIC_CAP)}.
+     *
+     * @param d a duration
+     * @return its length in nanoseconds, at most {@link #ARITHMETIC_CAP}
+     */
+    public static long ofCapped(Duration d) {
+        return Math.min(of(d), ARITHMETIC_CAP);
     }
 }

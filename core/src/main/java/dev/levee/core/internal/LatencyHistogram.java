@@ -1,4 +1,4 @@
-package dev.levee.timeout.internal;
+package dev.levee.core.internal;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -15,6 +15,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * }</pre>
  * A bucket is at most 1/16 of its lower bound wide, so reporting its midpoint is off by at most
  * 1/32 ≈ 3.1 % of the true value. 960 buckets cover every positive {@code long}.
+ *
+ * <p>The one latency histogram of Levee (the adaptive timeout and the hedge read quantiles from it
+ * through {@link LatencyQuantile}). Not for users: may change without notice.
  */
 public final class LatencyHistogram {
     /** Number of buckets: 16 linear ones plus 16 per octave for octaves 4..62. */
