@@ -139,6 +139,11 @@ public final class Bulkhead implements Gate {
                 signalSync();
             }
         }
+
+        @Override
+        public void waiterLeft() {
+            WAITERS.getAndAdd(Bulkhead.this, -1);
+        }
     };
 
     /** The bound in force; changed by {@link #resize(int)}. */
@@ -366,8 +371,7 @@ public final class Bulkhead implements Gate {
             onRejected(now);
             return active >= RETIRED ? retired() : rejection(now);
         });
-        // Counted as a waiter until granted or refused; the count only gates signalling and fairness.
-        permit.whenComplete((ignored, failure) -> WAITERS.getAndAdd(this, -1));
+        // Counted as a waiter until granted or refused (AsyncWaitQueue calls waiterLeft then).
         return permit;
     }
 

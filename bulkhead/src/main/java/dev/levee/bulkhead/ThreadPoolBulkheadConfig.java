@@ -40,6 +40,7 @@ import org.jspecify.annotations.Nullable;
  * {@code threads = peak rate × latency}; size the queue from how long a caller may wait:
  * {@code queue = acceptable wait × rate}.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class ThreadPoolBulkheadConfig {
     /** Default queue: 100 accepted calls waiting for a thread (bounded, never unbounded). */
     public static final int DEFAULT_QUEUE_CAPACITY = 100;
@@ -289,7 +290,7 @@ public final class ThreadPoolBulkheadConfig {
             Validate.positive(policy, "keepAlive", keepAlive);
             Validate.notNull(policy, "closeGracePeriod", closeGracePeriod);
             Validate.nonNegative(policy, "closeGracePeriod", closeGracePeriod);
-            String prefix = threadNamePrefix;
+            @Nullable String prefix = threadNamePrefix;
             Validate.check(prefix == null || !prefix.isBlank(), policy, "threadNamePrefix", "a non-blank string",
                     "'" + prefix + "'");
             Validate.check(!virtualThreads || VirtualThreads.supported(), policy, "virtualThreads",

@@ -6,6 +6,7 @@ import dev.levee.circuitbreaker.CircuitBreakerEvent.ThresholdExceeded;
 import dev.levee.circuitbreaker.internal.CallCounters;
 import dev.levee.circuitbreaker.internal.HalfOpenProbes;
 import dev.levee.circuitbreaker.internal.Phase;
+import dev.levee.circuitbreaker.internal.PhaseRef;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
 import dev.levee.circuitbreaker.internal.TimeWindow;
 import dev.levee.circuitbreaker.internal.TripRules;
@@ -27,7 +28,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -84,13 +84,12 @@ import dev.levee.core.internal.Nanos;
  * <p>Thread-safe. Usable as a {@link Gate} without lambdas, in a {@link dev.levee.core.Pipeline}, or
  * through {@code execute}/{@code decorate}.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class CircuitBreaker implements Gate {
     /*
      * Implementation notes (for maintainers).
      *
-     * State. One AtomicReference<Phase>: each Phase is one stretch of life in one state, immutable apart
-     * from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
+     * State. One PhaseRef (a volatile reference): each Phase is one stretch of life in one state,
+     * immutable apart from its counters, replaced whole by one CAS (StateTransitions.transition). A recording that raced
      * a transition lands in the phase it read — a window or probe round nobody consults any more —
      * instead of corrupting the next one.
      *
@@ -135,7 +134,7 @@ public final class CircuitBreaker implements Gate {
     private final String forcedOpenMessage;
     private final String halfOpenMessage;
 
-    private final AtomicReference<Phase> phase;
+    private final PhaseRef phase;
     private final StateTransitions transitions;
     private final LongAdder notPermitted = new LongAdder();
     private final EventListeners<CircuitBreakerEvent> listeners = new EventListeners<>();
@@ -175,9 +174,13 @@ public final class CircuitBreaker implements Gate {
         this.openMessage = "CircuitBreaker '" + name + "' is OPEN";
         this.forcedOpenMessage = "CircuitBreaker '" + name + "' is FORCED_OPEN";
         this.halfOpenMessage = "CircuitBreaker '" + name + "' is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
-        this.phase = new AtomicReference<>();
-        this.transitions = new StateTransitions(name, config, phase, listeners);
-        this.phase.set(transitions.initialPhase(ticker.read()));
+        this.transitions = new StateTransitions(name, config, listeners);
+        Phase initial = transitions.initialPhase(ticker.read());
+        this.phase = new PhaseRef(initial);
+        transitions.attach(phase);
+        if (initial.state == CircuitState.OPEN) {
+            transitions.scheduleHalfOpen(initial, initial.openUntilNanos - initial.enteredAtNanos);
+        }
     }
 
     /**

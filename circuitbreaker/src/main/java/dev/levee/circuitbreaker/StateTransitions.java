@@ -5,6 +5,7 @@ import dev.levee.circuitbreaker.CircuitBreakerEvent.ThresholdExceeded;
 import dev.levee.circuitbreaker.internal.CountWindow;
 import dev.levee.circuitbreaker.internal.HalfOpenProbes;
 import dev.levee.circuitbreaker.internal.Phase;
+import dev.levee.circuitbreaker.internal.PhaseRef;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
 import dev.levee.circuitbreaker.internal.TimeWindow;
 import dev.levee.circuitbreaker.internal.TripRules;
@@ -12,7 +13,7 @@ import dev.levee.core.EventListeners;
 import dev.levee.core.Ticker;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,27 +23,38 @@ import org.slf4j.LoggerFactory;
  * era, publishes the events, logs, and schedules the automatic move to HALF_OPEN. Never on the call
  * path of a healthy breaker.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 final class StateTransitions {
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 
     private final String name;
     private final CircuitBreakerConfig config;
     private final Ticker ticker;
-    private final AtomicReference<Phase> phase;
+    /** The breaker's phase; attached once, right after the initial phase is built. */
+    private @Nullable PhaseRef phaseRef;
     private final EventListeners<CircuitBreakerEvent> listeners;
     /** METRICS_ONLY: the rules whose current crossing was already reported; cleared on every transition. */
     final AtomicInteger crossingsReported = new AtomicInteger();
     private final boolean timeWindow;
 
-    StateTransitions(String name, CircuitBreakerConfig config, AtomicReference<Phase> phase,
-            EventListeners<CircuitBreakerEvent> listeners) {
+    StateTransitions(String name, CircuitBreakerConfig config, EventListeners<CircuitBreakerEvent> listeners) {
         this.name = name;
         this.config = config;
         this.ticker = config.ticker();
-        this.phase = phase;
         this.listeners = listeners;
         this.timeWindow = config.slidingWindowType() == SlidingWindowType.TIME_BASED;
+    }
+
+    /** Attaches the breaker's phase reference (once, in the breaker's constructor). */
+    void attach(PhaseRef ref) {
+        this.phaseRef = ref;
+    }
+
+    private PhaseRef phase() {
+        PhaseRef ref = phaseRef;
+        if (ref == null) {
+            throw new IllegalStateException("no phase attached");
+        }
+        return ref;
     }
 
     // ---------------------------------------------------------------- phases
@@ -70,8 +82,8 @@ final class StateTransitions {
         SlidingWindow window = timeWindow
                 ? new TimeWindow(config.slidingWindowSize() * 1_000_000_000L, config.timeWindowBuckets())
                 : new CountWindow(config.slidingWindowSize(), config.minimumNumberOfCalls());
-        AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
-        AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger inARow = config.consecutiveFailureThreshold() > 0 ? new AtomicInteger() : null;
+        @Nullable AtomicInteger decaying = config.decayingFailureThreshold() > 0 ? new AtomicInteger() : null;
         return new Phase(state, now, 0L, now, 0, window, null, inARow, decaying);
     }
 
@@ -104,7 +116,7 @@ final class StateTransitions {
      * @return whether this call made the transition
      */
     boolean transition(Phase from, Phase to, long now, TransitionReason reason) {
-        if (!phase.compareAndSet(from, to)) {
+        if (!phase().compareAndSet(from, to)) {
             return false;
         }
         if (to.eraStartNanos == Phase.UNSET) {
@@ -114,8 +126,9 @@ final class StateTransitions {
         }
         crossingsReported.set(0);
         if (!listeners.isEmpty()) {
-            if (reason.rule() != null) {
-                listeners.publish(new ThresholdExceeded(name, now, reason.rule(), reason.value(), reason.threshold(),
+            CircuitBreakerEvent.Rule rule = reason.rule();
+            if (rule != null) {
+                listeners.publish(new ThresholdExceeded(name, now, rule, reason.value(), reason.threshold(),
                         reason.calls()));
             }
             listeners.publish(new StateTransitioned(name, now, from.state, to.state, reason.text()));
@@ -133,27 +146,35 @@ final class StateTransitions {
                         config.slidingWindowType(), config.slidingWindowSize(), waitNanos / 1_000_000L,
                         to.consecutiveOpens);
             }
-            if (config.automaticTransitionToHalfOpen()) {
-                config.scheduler().schedule(() -> {
-                    Phase current = phase.get();
-                    if (current == to) {
-                        long t = ticker.read();
-                        transition(current, halfOpenPhase(t, to.eraStartNanos, to.consecutiveOpens, to.window), t,
-                                TransitionReason.because("wait in open elapsed (scheduled)"));
-                    }
-                }, waitNanos);
-            }
+            scheduleHalfOpen(to, waitNanos);
         } else if (LOG.isInfoEnabled()) {
             LOG.info("Circuit breaker '{}' {} -> {}: {}", name, from.state, to.state, reason.text());
         }
         return true;
     }
 
+    /**
+     * With {@code automaticTransitionToHalfOpen}, asks the scheduler to move {@code open} to HALF_OPEN
+     * when its wait ends (a no-op if the breaker left that phase meanwhile).
+     */
+    void scheduleHalfOpen(Phase open, long waitNanos) {
+        if (!config.automaticTransitionToHalfOpen()) {
+            return;
+        }
+        config.scheduler().schedule(() -> {
+            Phase current = phase().get();
+            if (current == open) {
+                long t = ticker.read();
+                transition(current, halfOpenPhase(t, open.eraStartNanos, open.consecutiveOpens, open.window), t,
+                        TransitionReason.because("wait in open elapsed (scheduled)"));
+            }
+        }, waitNanos);
+    }
+
     /** Moves to {@code target} by hand, whatever the state (a no-op if already there). */
-    @SuppressWarnings("NullAway") // the phase reference is never null
     void manual(CircuitState target) {
         while (true) {
-            Phase from = phase.get();
+            Phase from = phase().get();
             if (from.state == target) {
                 return;
             }
@@ -181,10 +202,9 @@ final class StateTransitions {
     }
 
     /** Opens the breaker for {@code waitNanos} from now, whatever the state. */
-    @SuppressWarnings("NullAway") // the phase reference is never null
     void openFor(long waitNanos, String reason) {
         while (true) {
-            Phase from = phase.get();
+            Phase from = phase().get();
             long now = ticker.read();
             Phase to = openPhaseFor(now, Math.max(1L, waitNanos), from.consecutiveOpens + 1, from.window);
             if (transition(from, to, now, TransitionReason.because(reason))) {
@@ -194,10 +214,9 @@ final class StateTransitions {
     }
 
     /** Back to the initial state with an empty window and no openings in a row. */
-    @SuppressWarnings("NullAway") // the phase reference is never null
     void reset() {
         while (true) {
-            Phase from = phase.get();
+            Phase from = phase().get();
             long now = ticker.read();
             Phase to = initialPhase(now);
             if (to.state == CircuitState.OPEN) {

@@ -222,4 +222,16 @@ class BreakerGapsTest {
         assertThat(seen).containsExactlyInAnyOrder(CircuitBreakerEvent.Rule.FAILURE_COUNT,
                 CircuitBreakerEvent.Rule.DECAYING_FAILURES);
     }
+
+    @Test
+    void anInitiallyOpenBreakerIsMovedToHalfOpenByTheSchedulerWhenAsked() {
+        dev.levee.core.ManualTicker ticker = new dev.levee.core.ManualTicker();
+        dev.levee.core.ManualScheduler scheduler = new dev.levee.core.ManualScheduler(ticker);
+        CircuitBreaker breaker = CircuitBreaker.of("auto", Fixture.small().ticker(ticker).scheduler(scheduler)
+                .initialState(CircuitState.OPEN).automaticTransitionToHalfOpen(true).build());
+        scheduler.advance(Duration.ofSeconds(10).minusNanos(1));
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
+        scheduler.advance(1);
+        assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
+    }
 }

@@ -225,4 +225,35 @@ class CircuitBreakerStressTest {
     private static long expectedSlow(int perThread) {
         return THREADS * (long) ((perThread + 6) / 7);
     }
+
+    /**
+     * Issue 12, bug 1 under contention: half the window's minimum fails first, then 16 threads race
+     * the successes that complete it. Whichever recording brings the window to its minimum checks the
+     * rules, so the breaker opens (50 % >= 50 %) in every round, for both window types.
+     */
+    @Test
+    void successesRacingToCompleteTheMinimumAlwaysOpenTheBreaker() throws Exception {
+        for (boolean timeBased : new boolean[] {false, true}) {
+            for (int round = 0; round < 20; round++) {
+                ManualTicker ticker = new ManualTicker(1_000_000_000_000L);
+                CircuitBreakerConfig.Builder b = CircuitBreakerConfig.builder().minimumNumberOfCalls(THREADS * 64)
+                        .failureRateThreshold(0.5).ticker(ticker);
+                b = timeBased ? b.timeWindow(10, 10) : b.countWindow(THREADS * 64);
+                CircuitBreaker breaker = CircuitBreaker.of("race", b.build());
+                for (int i = 0; i < THREADS * 32; i++) {
+                    assertThat(breaker.tryAcquire(ticker.read())).isTrue();
+                    breaker.onFailure(1_000L, new java.io.IOException("down"));
+                }
+                assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED); // below the minimum
+                onThreads(THREADS, t -> {
+                    for (int i = 0; i < 32; i++) {
+                        breaker.tryAcquire(ticker.read());
+                        breaker.onSuccess(1_000L);
+                    }
+                });
+                assertThat(breaker.state()).as("%s window, round %d", timeBased ? "time" : "count", round)
+                        .isEqualTo(CircuitState.OPEN);
+            }
+        }
+    }
 }

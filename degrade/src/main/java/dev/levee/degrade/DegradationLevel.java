@@ -231,7 +231,6 @@ public final class DegradationLevel {
         }
     }
 
-    @SuppressWarnings("NonAtomicVolatileUpdate") // written only under the sampling lock (maintainer note below)
     private void change(int from, int to, double load, long now) {
         level = to;
         levelSinceNanos = now;

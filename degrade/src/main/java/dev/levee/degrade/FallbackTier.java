@@ -111,7 +111,6 @@ public final class FallbackTier<T> {
      * @return the tier
      * @throws InvalidConfigException if the name is blank
      */
-    @SuppressWarnings("NullAway") // the tier's value may be null by contract
     public static <T> FallbackTier<T> ofValue(String name, @Nullable T value) {
         return of(name, cause -> value);
     }
@@ -187,7 +186,6 @@ public final class FallbackTier<T> {
     }
 
     /** Starts an asynchronous tier, turning a throw or a null stage into a failed future. */
-    @SuppressWarnings("NullAway") // called only for asynchronous tiers, whose asyncFunction is set
     CompletableFuture<T> start(Throwable cause) {
         AsyncFallbackFunction<T> async = asyncFunction;
         if (async == null) {

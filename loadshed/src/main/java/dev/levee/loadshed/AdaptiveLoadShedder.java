@@ -98,7 +98,7 @@ public final class AdaptiveLoadShedder extends BaseShedder {
      * @return the shedder
      */
     public static AdaptiveLoadShedder ofDefaults(String name) {
-        return of(name, AdaptiveLoadShedderConfig.builder().build());
+        return of(name, AdaptiveLoadShedderConfig.defaults());
     }
 
     /** @return the configuration */

@@ -93,6 +93,15 @@ public final class AdaptiveLoadShedderConfig {
         return new Builder();
     }
 
+    /**
+     * The seed-002 configuration: every field at its default.
+     *
+     * @return the default configuration
+     */
+    public static AdaptiveLoadShedderConfig defaults() {
+        return new Builder().build();
+    }
+
     /** @return a builder holding this configuration */
     public Builder toBuilder() {
         return source.copy();

@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * its slot and then offers its sample {@code (end time, latency, inflight, drop)} to the algorithm: the
  * thread that wins a CAS on a writer flag runs {@link LimitAlgorithm#update}; a thread that finds the
  * flag taken folds its sample into one pending sample (the largest latency, and "drop" if any was a
- * drop) that the writer, or the next completion, applies. No sample that signals overload is lost, and
- * the algorithm is never run by two threads at once. It is a {@link Gate}: use it alone
+ * drop) that the writer, or the next completion, applies. Samples that meet a busy writer are merged,
+ * never dropped silently: a drop among them reaches the algorithm as a drop, the slowest latency among
+ * them as its latency; and the algorithm is never run by two threads at once. It is a {@link Gate}: use it alone
  * ({@link #execute}), through the permit protocol ({@link #tryAcquire(long)} then exactly one of
  * {@link #onSuccess}, {@link #onFailure}, {@link #onIgnored}), or in a {@link dev.levee.core.Pipeline},
  * where it shares the pipeline's clock readings and reads none of its own.

@@ -36,25 +36,24 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class KeyedRateLimiter<K> {
     private final String name;
     private final LimiterContext ctx;
     private final RateLimiterConfig defaultConfig;
     private final Map<String, RateLimiterConfig> tiers;
-    private final Function<? super K, String> tierOf;
+    private final @Nullable Function<? super K, String> tierOf;
     private final KeyedRegistry<K, AbstractRateLimiter> registry;
 
-    private KeyedRateLimiter(Builder<K> b) {
+    private KeyedRateLimiter(Builder<K> b, RateLimiterConfig defaultConfig) {
         this.name = b.name;
-        this.defaultConfig = b.defaultConfig;
+        this.defaultConfig = defaultConfig;
         this.tiers = Map.copyOf(b.tiers);
         this.tierOf = b.tierOf;
-        this.ctx = new LimiterContext(b.name, b.defaultConfig.ticker(), b.defaultConfig.sleeper());
+        this.ctx = new LimiterContext(b.name, defaultConfig.ticker(), defaultConfig.sleeper());
         this.registry = KeyedRegistry.builder(b.name)
                 .maxEntries(b.maxEntries)
                 .idleTimeout(b.idleTimeout)
-                .ticker(b.defaultConfig.ticker())
+                .ticker(defaultConfig.ticker())
                 .build(this::create);
     }
 
@@ -259,13 +258,13 @@ public final class KeyedRateLimiter<K> {
         public KeyedRateLimiter<K> build() {
             Validate.name("KeyedRateLimiter", name);
             String policy = Validate.describe("KeyedRateLimiter", name);
-            Validate.notNull(policy, "defaultConfig", defaultConfig);
+            RateLimiterConfig config = Validate.notNull(policy, "defaultConfig", defaultConfig);
             Validate.positive(policy, "maxEntries", maxEntries);
             Validate.positive(policy, "idleTimeout", idleTimeout);
             if (!tiers.isEmpty()) {
                 Validate.notNull(policy, "tierOf", tierOf);
             }
-            return new KeyedRateLimiter<>(this);
+            return new KeyedRateLimiter<>(this, config);
         }
     }
 }

@@ -104,6 +104,16 @@ class AdaptiveRateLimiterTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("nearFloor");
         assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().errorRateThreshold(1.5).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("errorRateThreshold");
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().errorRateThreshold(5).build())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage("AdaptiveRateLimiter: errorRateThreshold must be a fraction in [0, 1] (5.0 looks like a"
+                        + " percent: write 0.05) but was 5.0");
+        assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().errorRateThreshold(101).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("in [0.0, 1.0] but was 101.0");
+        AdaptiveRateLimiterConfig custom = AdaptiveRateLimiterConfig.builder().minRate(2).maxRate(50).burst(3)
+                .errorRateThreshold(0.2).build();
+        assertThat(custom.toBuilder().build().errorRateThreshold()).isEqualTo(0.2);
+        assertThat(custom.toBuilder().build().maxRate()).isEqualTo(50.0);
         assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().decreaseFactor(1.0).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("decreaseFactor");
         assertThatThrownBy(() -> AdaptiveRateLimiterConfig.builder().increaseStep(-1).build())

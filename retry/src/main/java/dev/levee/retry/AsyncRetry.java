@@ -27,8 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  */
-@SuppressWarnings({"try", "NullAway"}) // scopes opened only to install and restore context;
-// NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
+@SuppressWarnings("try") // scopes opened only to install and restore context
 final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     private final Retry retry;
     /** Where attempts after a backoff run; set from the first attempt's stage when not configured. */
@@ -69,12 +68,14 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
 
     static <T> CompletionStage<T> start(Retry retry, Chain next, Supplier<? extends CompletionStage<T>> call) {
         RetryBudget budget = retry.budget();
-        boolean deposited = budget != null && !budget.insideRequest();
-        if (deposited) {
+        boolean deposited = false;
+        if (budget != null && !budget.insideRequest()) {
             budget.onRequestStart();
+            deposited = true;
         }
+        boolean outermost = deposited;
         AsyncRetry<T> execution = new AsyncRetry<>(retry, next, call, retry.ticker().read());
-        execution.result.whenComplete((value, failure) -> execution.finished(deposited, budget));
+        execution.result.whenComplete((value, failure) -> execution.finished(outermost, budget));
         execution.launch();
         return execution.result;
     }
@@ -211,7 +212,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
     }
 
     /** The returned future completed: by us, or cancelled by the caller. */
-    private void finished(boolean deposited, RetryBudget budget) {
+    private void finished(boolean deposited, @Nullable RetryBudget budget) {
         if (result.isCancelled()) {
             cancelPending();
             CompletionStage<T> running = inFlight;
@@ -220,7 +221,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             }
             retry.recordGiveUp(GiveUpReason.CANCELLED, attempt, new CancellationException("cancelled"), null);
         }
-        if (deposited) {
+        if (deposited && budget != null) {
             budget.onRequestEnd();
         }
     }

@@ -59,7 +59,6 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Cost.</b> A hedged call allocates (a future per attempt, a timer); use it where tail latency
  * matters more than a few hundred bytes per call. Thread-safe.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Hedge implements Policy {
     private final String name;
     private final HedgeConfig config;

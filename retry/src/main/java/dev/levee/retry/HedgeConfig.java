@@ -5,10 +5,10 @@ import dev.levee.core.Deadline;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Hedge}, built by {@link #builder()} (or
@@ -32,7 +32,6 @@ import org.jspecify.annotations.Nullable;
  * The adaptive default follows Dean and Barroso, "The Tail at Scale": hedge once the first request has
  * been outstanding longer than the 95th percentile, which costs about 5% extra load.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class HedgeConfig {
     /** Latencies kept for the adaptive delay. */
     public static final int WINDOW = 1000;
@@ -66,7 +65,7 @@ public final class HedgeConfig {
         this.budget = b.budget;
         this.budgeted = b.budgeted;
         this.classifier = b.classifier;
-        this.executor = b.executor;
+        this.executor = java.util.Objects.requireNonNull(b.executor, "set by build()");
         this.asyncExecutor = b.asyncExecutor;
         this.ticker = b.ticker;
         this.scheduler = b.scheduler;

@@ -26,8 +26,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  */
-@SuppressWarnings({"try", "NullAway"}) // scopes opened only to install and restore context;
-// NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
+@SuppressWarnings("try") // scopes opened only to install and restore context
 final class HedgeExecution<T> {
     private final Hedge hedge;
     private final ContextSnapshot context = ContextSnapshot.capture();
@@ -49,15 +48,17 @@ final class HedgeExecution<T> {
         CompletableFuture<T> launch();
     }
 
-    private HedgeExecution(Hedge hedge, Launcher<T> launcher, Executor handOff) {
+    private HedgeExecution(Hedge hedge, Launcher<T> launcher, @Nullable Executor handOff) {
         this.hedge = hedge;
         this.launcher = launcher;
         this.handOff = handOff != null ? handOff : result.defaultExecutor();
         this.attempts = new AtomicReferenceArray<>(1 + hedge.config().maxHedges());
         RetryBudget budget = hedge.budget();
-        this.deposited = budget != null && !budget.insideRequest();
-        if (deposited) {
+        if (budget != null && !budget.insideRequest()) {
             budget.onRequestStart();
+            this.deposited = true;
+        } else {
+            this.deposited = false;
         }
         hedge.callStarted();
         result.whenComplete((value, failure) -> finish());
@@ -226,8 +227,9 @@ final class HedgeExecution<T> {
                 attempt.cancel(true);
             }
         }
-        if (deposited) {
-            hedge.budget().onRequestEnd();
+        RetryBudget budget = hedge.budget();
+        if (deposited && budget != null) {
+            budget.onRequestEnd();
         }
     }
 }

@@ -92,7 +92,6 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe; build once, use for every call.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class Retry implements Policy {
     /*
      * Implementation notes (for maintainers).
@@ -266,9 +265,14 @@ public final class Retry implements Policy {
         }
     }
 
-    /** The retry path: only reached after a failed first attempt, so it may allocate. */
-    private <T, E extends Throwable> T retrying(Chain next, CheckedSupplier<T, E> call, Throwable failure, T result,
-                                                long start) throws E {
+    /**
+     * The retry path: only reached after a failed first attempt, so it may allocate. A call's result
+     * may be null whatever {@code T} is (the caller's type), so NullAway's non-null reading of an
+     * unannotated type variable does not apply to {@code result}.
+     */
+    @SuppressWarnings("NullAway") // result: the call's value of the caller's type T, which may be null
+    private <T, E extends Throwable> T retrying(Chain next, CheckedSupplier<T, E> call, @Nullable Throwable failure,
+                                                @Nullable T result, long start) throws E {
         if (maxDurationNanos <= 0) {
             start = ticker.read();
         }

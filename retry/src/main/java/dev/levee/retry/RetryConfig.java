@@ -7,12 +7,12 @@ import dev.levee.core.Scheduler;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.slf4j.event.Level;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable, nameless configuration of a {@link Retry}: one config can serve many retries
@@ -50,7 +50,6 @@ import org.jspecify.annotations.Nullable;
  * it costs a ticker read and a CAS per call (about 30 ns on a VM whose clock read is slow), which
  * the plain retry does not.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class RetryConfig {
     /** Default attempts, the first included: 3 (seed 000; seed 003's "3 retries" would be 4). */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
@@ -294,11 +293,11 @@ public final class RetryConfig {
         private final java.util.List<TypedBackoff> typedBackoffs = new java.util.ArrayList<>();
         private @Nullable IntervalFunction intervalFunction;
         private Classifier classifier = Classifier.defaults();
-        private Predicate<Object> retryOnResult;
-        private Predicate<? super Throwable> abortPredicate;
-        private RetryAfterExtractor retryAfterExtractor;
+        private @Nullable Predicate<Object> retryOnResult;
+        private @Nullable Predicate<? super Throwable> abortPredicate;
+        private @Nullable RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
-        private RetryBudget budget;
+        private @Nullable RetryBudget budget;
         private boolean budgeted;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();

@@ -224,6 +224,8 @@ public abstract class GateContract {
             throw boom;
         });
         assertThat(causeOf(failed)).isSameAs(boom);
+        // A gate that waits for a permit (a leaky bucket with maxWait) waits asynchronously instead of
+        // refusing, so only a non-waiting gate must refuse a drained executeAsync at once.
         if (permitsAtOnce() < 1_000_000 && !waitsForAPermit()) {
             Gate full = fresh();
             drain(full, permitsAtOnce());

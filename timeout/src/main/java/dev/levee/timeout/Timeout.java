@@ -79,8 +79,10 @@ import org.slf4j.LoggerFactory;
  * {@link InterruptedException}; a result that arrives at the same instant is discarded.
  *
  * <p><b>Asynchronous calls</b> ({@code executeAsync}): the returned stage completes with the call's
- * stage's outcome, unchanged, or exceptionally with the rejection at the deadline on the scheduler,
- * which then cancels the underlying future ({@code interruptOnTimeout}). Cancelling the returned
+ * stage's outcome, unchanged, or exceptionally with the rejection at the deadline, which then cancels
+ * the underlying future ({@code interruptOnTimeout}). The deadline is fired by the {@link Scheduler},
+ * whose thread only hands it to the configured {@code asyncExecutor}: the stage's dependents (user
+ * code) never run on a Levee timer thread. Cancelling the returned
  * stage cancels the underlying one.
  *
  * <p><b>Classification.</b> A {@link DeadlineExceededException} is a failure for the circuit breaker
@@ -453,7 +455,8 @@ public final class Timeout implements Policy {
         } catch (RuntimeException e) {
             stage = CompletableFuture.failedFuture(e);
         }
-        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt).start(scheduler, ticker.read());
+        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt)
+                .start(scheduler, config.asyncExecutor(), ticker.read());
     }
 
     private DeadlineExceededException rejectBeforeStart(long now, long effective) {

@@ -34,6 +34,9 @@ import java.util.concurrent.Executor;
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
  *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td><td>fires the
  *       deadline of THREAD-mode and asynchronous calls</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool</td><td>not null</td><td>completes
+ *       a timed-out asynchronous call's stage, so its dependents never run on the scheduler's
+ *       thread</td></tr>
  * </table>
  *
  * <p>The 5 s default follows common practice for an interactive request to one dependency; choose
@@ -71,6 +74,7 @@ public final class TimeoutConfig {
     private final List<ContextPropagator<?>> propagators;
     private final Ticker ticker;
     private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
     private TimeoutConfig(Builder b) {
         this.timeout = b.timeout;
@@ -86,6 +90,7 @@ public final class TimeoutConfig {
         this.propagators = b.propagators;
         this.ticker = b.ticker;
         this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /**
@@ -133,6 +138,7 @@ public final class TimeoutConfig {
         b.propagators = propagators;
         b.ticker = ticker;
         b.scheduler = scheduler;
+        b.asyncExecutor = asyncExecutor;
         return b;
     }
 
@@ -201,6 +207,11 @@ public final class TimeoutConfig {
         return scheduler;
     }
 
+    /** @return the executor that completes timed-out asynchronous calls */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
         return "TimeoutConfig[timeout=" + timeout + ", mode=" + mode + ", interruptOnTimeout=" + interruptOnTimeout
@@ -220,6 +231,7 @@ public final class TimeoutConfig {
         private List<ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = dev.levee.core.internal.AsyncWaitQueue.defaultExecutor();
 
         private Builder() {}
 
@@ -342,6 +354,19 @@ public final class TimeoutConfig {
         }
 
         /**
+         * Where a timed-out asynchronous call's stage is completed (default: the common fork-join pool, as
+         * {@code CompletableFuture}'s {@code *Async} methods), so its dependents never run on the
+         * scheduler's thread. Tests on manual time may pass {@code Runnable::run}.
+         *
+         * @param asyncExecutor the executor
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the config
@@ -356,6 +381,7 @@ public final class TimeoutConfig {
                     "<= timeout (" + timeout + ")", minimumRemaining);
             Validate.notNull(POLICY, "ticker", ticker);
             Validate.notNull(POLICY, "scheduler", scheduler);
+            Validate.notNull(POLICY, "asyncExecutor", asyncExecutor);
             if (executor == null) {
                 executor = TimeoutExecutors.defaultExecutor();
             }

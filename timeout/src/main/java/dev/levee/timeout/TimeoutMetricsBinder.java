@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
-import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Binds {@link Timeout}s (and optionally a {@link DeadlinePropagation}) to Micrometer. The only
@@ -39,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  * The same figures without Micrometer: {@link Timeout#metrics()}.
  */
+@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class TimeoutMetricsBinder implements MeterBinder {
     private static final String PATTERN = "timeout";
     private static final String DEADLINE_EXCEEDED =
@@ -85,8 +86,10 @@ public final class TimeoutMetricsBinder implements MeterBinder {
         for (Timeout timeout : timeouts) {
             bind(registry, timeout);
         }
-        if (propagation != null) {
-            bindPropagation(registry);
+        DeadlinePropagation p = propagation;
+        String pName = propagationName;
+        if (p != null && pName != null) {
+            bindPropagation(registry, p, pName);
         }
     }
 
@@ -110,13 +113,13 @@ public final class TimeoutMetricsBinder implements MeterBinder {
                 .register(registry);
     }
 
-    private void bindPropagation(MeterRegistry registry) {
-        headers(registry, "headers", MetricNames.TAG_OUTCOME, "accepted", p -> (double) p.acceptedCount());
-        headers(registry, "headers", MetricNames.TAG_OUTCOME, "clamped", p -> (double) p.clampedCount());
-        headers(registry, "headers", MetricNames.TAG_OUTCOME, "missing", p -> (double) p.missingCount());
-        headers(registry, "headers", MetricNames.TAG_OUTCOME, "refused", p -> (double) p.refusedCount());
+    private static void bindPropagation(MeterRegistry registry, DeadlinePropagation propagation, String name) {
+        headers(registry, propagation, name, "headers", MetricNames.TAG_OUTCOME, "accepted", p -> (double) p.acceptedCount());
+        headers(registry, propagation, name, "headers", MetricNames.TAG_OUTCOME, "clamped", p -> (double) p.clampedCount());
+        headers(registry, propagation, name, "headers", MetricNames.TAG_OUTCOME, "missing", p -> (double) p.missingCount());
+        headers(registry, propagation, name, "headers", MetricNames.TAG_OUTCOME, "refused", p -> (double) p.refusedCount());
         for (DeadlinePropagation.Ignored reason : DeadlinePropagation.Ignored.values()) {
-            headers(registry, "headers.ignored", MetricNames.TAG_KIND,
+            headers(registry, propagation, name, "headers.ignored", MetricNames.TAG_KIND,
                     reason.name().toLowerCase(java.util.Locale.ROOT), p -> (double) p.ignoredCount(reason));
         }
     }
@@ -138,7 +141,8 @@ public final class TimeoutMetricsBinder implements MeterBinder {
                 .register(registry);
     }
 
-    private void headers(MeterRegistry registry, String what, String tagKey, String tagValue,
+    private static void headers(MeterRegistry registry, DeadlinePropagation propagation, String propagationName,
+            String what, String tagKey, String tagValue,
             ToDoubleFunction<DeadlinePropagation> count) {
         FunctionCounter.builder(MetricNames.name(PATTERN, what), propagation, count)
                 .description("Incoming deadline headers")

@@ -26,7 +26,7 @@ class AsyncTimeoutTest {
 
     private Timeout timeout(boolean interrupt) {
         return Timeout.of("async", TimeoutConfig.builder().timeout(Duration.ofMillis(100)).interruptOnTimeout(interrupt)
-                .ticker(ticker).scheduler(scheduler).build());
+                .ticker(ticker).scheduler(scheduler).asyncExecutor(Runnable::run).build());
     }
 
     private static Throwable failureOf(CompletionStage<?> stage) {
@@ -180,5 +180,26 @@ class AsyncTimeoutTest {
                 .until(() -> result.toCompletableFuture().isDone());
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(never).isCancelled();
+    }
+
+    /** Issue 12, bug 4's principle: the scheduler's thread only hands the deadline off. */
+    @Test
+    void theDeadlineIsFiredByTheSchedulerButTheStageIsCompletedOnTheAsyncExecutor() {
+        java.util.Queue<Runnable> handedOff = new java.util.ArrayDeque<>();
+        Timeout timeout = Timeout.of("handoff", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
+                .ticker(ticker).scheduler(scheduler).asyncExecutor(handedOff::add).build());
+        java.util.concurrent.atomic.AtomicReference<Thread> dependentRanOn = new java.util.concurrent.atomic.AtomicReference<>();
+        CompletableFuture<String> never = new CompletableFuture<>();
+        CompletableFuture<String> result = timeout.executeAsync(() -> never).toCompletableFuture();
+        result.whenComplete((v, f) -> dependentRanOn.set(Thread.currentThread()));
+
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(result).as("not completed on the scheduler").isNotDone();
+        assertThat(handedOff).hasSize(1);
+
+        handedOff.poll().run();
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(never).isCancelled();
+        assertThat(dependentRanOn.get()).isSameAs(Thread.currentThread());
     }
 }

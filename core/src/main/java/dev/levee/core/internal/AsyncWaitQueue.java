@@ -45,6 +45,12 @@ public final class AsyncWaitQueue {
 
         /** Gives back a permit taken by {@link #tryTake()} that no waiter could use. */
         void giveBack();
+
+        /**
+         * A waiter left the queue (granted or expired), before its stage is completed. The default does
+         * nothing; a gate that counts its waiters lowers the count here.
+         */
+        default void waiterLeft() {}
     }
 
     private final ConcurrentLinkedQueue<Waiter> queue = new ConcurrentLinkedQueue<>();
@@ -93,7 +99,7 @@ public final class AsyncWaitQueue {
      * @return a stage completed (on the executor) when the permit is granted or the wait ends
      */
     public CompletableFuture<Void> enqueue(long maxWaitNanos, Permits permits, Supplier<? extends Throwable> refusal) {
-        Waiter waiter = new Waiter(refusal);
+        Waiter waiter = new Waiter(refusal, permits);
         queue.add(waiter);
         size.incrementAndGet();
         waiter.timer = scheduler.schedule(() -> {
@@ -127,6 +133,7 @@ public final class AsyncWaitQueue {
             if (waiter.state.compareAndSet(WAITING, GRANTED)) {
                 queue.remove(waiter);
                 size.decrementAndGet();
+                waiter.permits.waiterLeft();
                 Scheduler.Cancellable timer = waiter.timer;
                 if (timer != null) {
                     timer.cancel();
@@ -170,6 +177,7 @@ public final class AsyncWaitQueue {
         if (waiter.state.compareAndSet(WAITING, EXPIRED)) {
             queue.remove(waiter);
             size.decrementAndGet();
+            waiter.permits.waiterLeft();
             waiter.future.completeExceptionally(waiter.refusal.get());
         }
     }
@@ -187,10 +195,12 @@ public final class AsyncWaitQueue {
         final CompletableFuture<Void> future = new CompletableFuture<>();
         final AtomicInteger state = new AtomicInteger(WAITING);
         final Supplier<? extends Throwable> refusal;
+        final Permits permits;
         volatile Scheduler.@Nullable Cancellable timer;
 
-        Waiter(Supplier<? extends Throwable> refusal) {
+        Waiter(Supplier<? extends Throwable> refusal, Permits permits) {
             this.refusal = refusal;
+            this.permits = permits;
         }
     }
 }

@@ -77,14 +77,14 @@ public final class ConcurrencyLimitDemo {
         long shed = 0;
         long late = 0;
         while (true) {
-            long nextDone = running.isEmpty() ? Long.MAX_VALUE : running.peek()[0];
+            long nextDone = running.isEmpty() ? Long.MAX_VALUE : running.element()[0];
             long t = Math.min(nextArrival, nextDone);
             if (t > end) {
                 break;
             }
             ticker.advance(t - ticker.read());
             if (t == nextDone) {
-                long[] done = running.poll();
+                long[] done = running.remove();
                 long latency = t - done[1];
                 if (t - done[2] > 100 * MS) {
                     late++;
@@ -103,7 +103,7 @@ public final class ConcurrencyLimitDemo {
                 }
             }
             while (running.size() < workers && !runQueue.isEmpty()) {
-                long[] r = runQueue.poll();
+                long[] r = runQueue.remove();
                 r[0] = t + (long) (10 * MS * (0.8 + 0.4 * random.nextDouble()));
                 running.add(r);
             }

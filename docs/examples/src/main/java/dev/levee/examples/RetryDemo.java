@@ -98,7 +98,9 @@ public final class RetryDemo {
         AtomicInteger attempts = new AtomicInteger();
         retry.onEvent(e -> {
             if (e instanceof RetryEvent.Retried r) {
-                out.printf("   attempt %d failed (%s), waiting %d ms%n", r.attempt(), r.failure().getMessage(), r.delayNanos() / 1_000_000);
+                Throwable failure = r.failure(); // null when a returned result was the failure
+                String cause = failure != null ? failure.getMessage() : "result " + r.result();
+                out.printf("   attempt %d failed (%s), waiting %d ms%n", r.attempt(), cause, r.delayNanos() / 1_000_000);
             }
         });
         for (int call = 1; call <= 6; call++) {

@@ -111,42 +111,17 @@ public final class DropAimdLimit implements LimitAlgorithm {
         return "DropAimdLimit[limit=" + limit + ", min=" + minLimit + ", max=" + maxLimit + "]";
     }
 
-    /** Builds a {@link DropAimdLimit}; {@link #build()} validates and may be called repeatedly. */
-    public static final class Builder {
-        private int initialLimit = DEFAULT_INITIAL_LIMIT;
-        private int minLimit = DEFAULT_MIN_LIMIT;
-        private int maxLimit = DEFAULT_MAX_LIMIT;
+    /** Builds a {@link DropAimdLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
+    public static final class Builder extends LimitBuilder<Builder> {
         private double backoffRatio = DEFAULT_BACKOFF_RATIO;
         private Duration timeout = DEFAULT_TIMEOUT;
 
-        private Builder() {}
-
-        /**
-         * @param initialLimit the starting limit (default {@value #DEFAULT_INITIAL_LIMIT}), in [min, max]
-         * @return this builder
-         */
-        public Builder initialLimit(int initialLimit) {
-            this.initialLimit = initialLimit;
-            return this;
+        private Builder() {
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
         }
 
-        /**
-         * @param minLimit the floor (default {@value #DEFAULT_MIN_LIMIT}), at least 1
-         * @return this builder
-         */
-        public Builder minLimit(int minLimit) {
-            this.minLimit = minLimit;
-            return this;
-        }
 
-        /**
-         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least the floor ({@link #minLimit(int)})
-         * @return this builder
-         */
-        public Builder maxLimit(int maxLimit) {
-            this.maxLimit = maxLimit;
-            return this;
-        }
+
 
         /**
          * @param backoffRatio the multiplier on a drop (default {@value #DEFAULT_BACKOFF_RATIO}), in (0, 1)
@@ -172,7 +147,7 @@ public final class DropAimdLimit implements LimitAlgorithm {
          */
         public DropAimdLimit build() {
             String p = "DropAimdLimit";
-            Limits.checkBounds(p, initialLimit, minLimit, maxLimit);
+            checkBounds(p);
             Validate.check(backoffRatio > 0 && backoffRatio < 1, p, "backoffRatio", "in (0, 1)", backoffRatio);
             Validate.notNull(p, "timeout", timeout);
             Validate.positive(p, "timeout", timeout);

@@ -174,11 +174,8 @@ public final class GradientLimit implements LimitAlgorithm {
                 + noLoad.base() / 1e6 + "ms]";
     }
 
-    /** Builds a {@link GradientLimit}; {@link #build()} validates and may be called repeatedly. */
-    public static final class Builder {
-        private int initialLimit = DEFAULT_INITIAL_LIMIT;
-        private int minLimit = DEFAULT_MIN_LIMIT;
-        private int maxLimit = DEFAULT_MAX_LIMIT;
+    /** Builds a {@link GradientLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
+    public static final class Builder extends LimitBuilder<Builder> {
         private double tolerance = DEFAULT_TOLERANCE;
         private int queueSize = DEFAULT_QUEUE_SIZE;
         private double smoothing = DEFAULT_SMOOTHING;
@@ -188,34 +185,12 @@ public final class GradientLimit implements LimitAlgorithm {
         private double probeJitter = DEFAULT_PROBE_JITTER;
         private RandomSource random = RandomSource.threadLocal();
 
-        private Builder() {}
-
-        /**
-         * @param initialLimit the starting limit (default {@value #DEFAULT_INITIAL_LIMIT}), in [min, max]
-         * @return this builder
-         */
-        public Builder initialLimit(int initialLimit) {
-            this.initialLimit = initialLimit;
-            return this;
+        private Builder() {
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
         }
 
-        /**
-         * @param minLimit the floor (default {@value #DEFAULT_MIN_LIMIT}), at least 1
-         * @return this builder
-         */
-        public Builder minLimit(int minLimit) {
-            this.minLimit = minLimit;
-            return this;
-        }
 
-        /**
-         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least the floor ({@link #minLimit(int)})
-         * @return this builder
-         */
-        public Builder maxLimit(int maxLimit) {
-            this.maxLimit = maxLimit;
-            return this;
-        }
+
 
         /**
          * @param tolerance recent latency up to this multiple of the baseline is not congestion (default {@value #DEFAULT_TOLERANCE}), in [1, 10]
@@ -295,7 +270,7 @@ public final class GradientLimit implements LimitAlgorithm {
          */
         public GradientLimit build() {
             String p = "GradientLimit";
-            Limits.checkBounds(p, initialLimit, minLimit, maxLimit);
+            checkBounds(p);
             Validate.check(tolerance >= 1 && tolerance <= 10, p, "tolerance", "in [1, 10]", tolerance);
             Validate.inRange(p, "queueSize", queueSize, 0, 1000);
             Validate.check(smoothing > 0 && smoothing <= 1, p, "smoothing", "in (0, 1]", smoothing);

@@ -133,17 +133,16 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
                 + targetNanos / 1_000_000.0 + "ms]";
     }
 
-    /** Builds a {@link LatencyAimdLimit}; {@link #build()} validates and may be called repeatedly. */
-    public static final class Builder {
-        private int initialLimit = DEFAULT_INITIAL_LIMIT;
-        private int minLimit = DEFAULT_MIN_LIMIT;
-        private int maxLimit = DEFAULT_MAX_LIMIT;
+    /** Builds a {@link LatencyAimdLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
+    public static final class Builder extends LimitBuilder<Builder> {
         private Duration target = DEFAULT_TARGET;
         private double backoffRatio = DEFAULT_BACKOFF_RATIO;
         private double decreaseThreshold = DEFAULT_DECREASE_THRESHOLD;
         private boolean oncePerRtt = DEFAULT_ONCE_PER_RTT;
 
-        private Builder() {}
+        private Builder() {
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
+        }
 
         /**
          * @param oncePerRtt whether only requests admitted after the last change may move the limit
@@ -155,32 +154,8 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
             return this;
         }
 
-        /**
-         * @param initialLimit the starting limit (default {@value #DEFAULT_INITIAL_LIMIT}), in [min, max]
-         * @return this builder
-         */
-        public Builder initialLimit(int initialLimit) {
-            this.initialLimit = initialLimit;
-            return this;
-        }
 
-        /**
-         * @param minLimit the floor (default {@value #DEFAULT_MIN_LIMIT}), at least 1
-         * @return this builder
-         */
-        public Builder minLimit(int minLimit) {
-            this.minLimit = minLimit;
-            return this;
-        }
 
-        /**
-         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least the floor ({@link #minLimit(int)})
-         * @return this builder
-         */
-        public Builder maxLimit(int maxLimit) {
-            this.maxLimit = maxLimit;
-            return this;
-        }
 
         /**
          * @param target completions faster than this raise the limit (default 100 ms), positive
@@ -216,7 +191,7 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
          */
         public LatencyAimdLimit build() {
             String p = "LatencyAimdLimit";
-            Limits.checkBounds(p, initialLimit, minLimit, maxLimit);
+            checkBounds(p);
             Validate.notNull(p, "target", target);
             Validate.positive(p, "target", target);
             Validate.check(backoffRatio > 0 && backoffRatio < 1, p, "backoffRatio", "in (0, 1)", backoffRatio);

@@ -176,45 +176,20 @@ public final class VegasLimit implements LimitAlgorithm {
         return "VegasLimit[limit=" + (int) limit + ", baseline=" + noLoad.base() / 1_000_000.0 + "ms]";
     }
 
-    /** Builds a {@link VegasLimit}; {@link #build()} validates and may be called repeatedly. */
-    public static final class Builder {
-        private int initialLimit = DEFAULT_INITIAL_LIMIT;
-        private int minLimit = DEFAULT_MIN_LIMIT;
-        private int maxLimit = DEFAULT_MAX_LIMIT;
+    /** Builds a {@link VegasLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
+    public static final class Builder extends LimitBuilder<Builder> {
         private double alpha = DEFAULT_ALPHA;
         private double beta = DEFAULT_BETA;
         private Duration probeInterval = DEFAULT_PROBE_INTERVAL;
         private double probeJitter = DEFAULT_PROBE_JITTER;
         private RandomSource random = RandomSource.threadLocal();
 
-        private Builder() {}
-
-        /**
-         * @param initialLimit the starting limit (default {@value #DEFAULT_INITIAL_LIMIT}), in [min, max]
-         * @return this builder
-         */
-        public Builder initialLimit(int initialLimit) {
-            this.initialLimit = initialLimit;
-            return this;
+        private Builder() {
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
         }
 
-        /**
-         * @param minLimit the floor (default {@value #DEFAULT_MIN_LIMIT}), at least 1
-         * @return this builder
-         */
-        public Builder minLimit(int minLimit) {
-            this.minLimit = minLimit;
-            return this;
-        }
 
-        /**
-         * @param maxLimit the ceiling (default {@value #DEFAULT_MAX_LIMIT}), at least the floor ({@link #minLimit(int)})
-         * @return this builder
-         */
-        public Builder maxLimit(int maxLimit) {
-            this.maxLimit = maxLimit;
-            return this;
-        }
+
 
         /**
          * @param alpha grow while the estimated queue is below {@code alpha × log10 L} (default {@value #DEFAULT_ALPHA})
@@ -267,7 +242,7 @@ public final class VegasLimit implements LimitAlgorithm {
          */
         public VegasLimit build() {
             String p = "VegasLimit";
-            Limits.checkBounds(p, initialLimit, minLimit, maxLimit);
+            checkBounds(p);
             Validate.check(alpha > 0 && alpha <= 1000, p, "alpha", "in (0, 1000]", alpha);
             Validate.check(beta > alpha && beta <= 1000, p, "beta", "in (alpha, 1000] with alpha = " + alpha, beta);
             Validate.notNull(p, "probeInterval", probeInterval);

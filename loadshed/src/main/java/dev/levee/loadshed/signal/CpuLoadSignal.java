@@ -31,7 +31,7 @@ public final class CpuLoadSignal {
     }
 
     /** Holder of the shared system signal, created on first use. */
-    private static final class System {
+    private static final class SystemHolder {
         static final SampledLoadSignal INSTANCE =
                 system(Duration.ofMillis(DEFAULT_INTERVAL_MILLIS), Scheduler.system());
     }
@@ -43,7 +43,7 @@ public final class CpuLoadSignal {
 
     /** @return the shared system CPU signal (sampled every second on {@link Scheduler#system()}) */
     public static SampledLoadSignal system() {
-        return System.INSTANCE;
+        return SystemHolder.INSTANCE;
     }
 
     /**

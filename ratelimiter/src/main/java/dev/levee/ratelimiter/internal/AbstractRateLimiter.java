@@ -28,7 +28,6 @@ import org.jspecify.annotations.Nullable;
  * permits are due within the budget the caller sleeps until they are due and asks again; it never
  * sleeps past the budget and refuses as soon as the next due time would exceed it.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public abstract class AbstractRateLimiter implements RateLimiter {
     final LimiterContext ctx;
     final RateLimiterConfig config;

@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import org.jspecify.annotations.Nullable;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import java.time.Duration;
  * window (refusing more, never granting more). A caller whose decision lags its clock reading by more
  * than the lag is taken for a new window.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class FixedWindowLimiter extends AbstractRateLimiter {
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
@@ -47,12 +47,12 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, 0L, null) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, null));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, 0L, into) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, 0L, into));
     }
 
     @Override
@@ -60,8 +60,8 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
         return decide(permits, nowNanos, maxWaitNanos, null);
     }
 
-    /** Grants now or refuses; returns 0 when granted, {@code ~retryAfter} when refused. */
-    private long decide(int permits, long now, long ignoredWait, RateLimitDecision into) {
+    /** Grants now or refuses; returns an {@link EncodedWait} code (0 when granted). */
+    private long decide(int permits, long now, long ignoredWait, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         WindowState w = window;
         int losses = 0;
@@ -87,7 +87,7 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
                 if (into != null) {
                     into.set(false, w.limit, w.limit - count, retryAfter, windowEnd - now);
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             long next = (epoch << COUNT_BITS) | (count + permits);
             if (w.cas(s, next)) {

@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import org.jspecify.annotations.Nullable;
 import dev.levee.core.EventListeners;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
@@ -18,7 +19,6 @@ import org.slf4j.LoggerFactory;
  * What a limiter shares with its siblings: name, time sources, listeners, counters. A keyed limiter's
  * per-key limiters all share one context, so each key costs only its algorithm state.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class LimiterContext {
     static final Logger LOG = LoggerFactory.getLogger("dev.levee.ratelimiter");
 
@@ -31,7 +31,7 @@ public final class LimiterContext {
     final ReentrantLock rateLock = new ReentrantLock();
     /** Immutable parameters shared by the limiters of one config (so a key costs only its state). */
     private final ConcurrentHashMap<RateLimiterConfig, Object> shared = new ConcurrentHashMap<>();
-    private volatile LimiterStats stats;
+    private volatile @Nullable LimiterStats stats;
 
     /**
      * @param name the limiter's name
@@ -77,7 +77,7 @@ public final class LimiterContext {
     public LimiterStats enableStats() {
         // Two binders racing: the first CAS wins and both return its counters.
         STATS.compareAndSet(this, null, new LimiterStats());
-        return stats;
+        return java.util.Objects.requireNonNull(stats, "stats"); // set by the CAS above or a racing binder
     }
 
     private static final VarHandle STATS;

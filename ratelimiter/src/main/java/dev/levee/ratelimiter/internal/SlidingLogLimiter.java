@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import org.jspecify.annotations.Nullable;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
@@ -31,7 +32,6 @@ import java.time.Duration;
  * (so a slot claimed but not yet written is never mistaken for an older, expired one) and retries
  * briefly otherwise. No lock.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingLogLimiter extends AbstractRateLimiter {
     private static final VarHandle CURSOR;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -98,12 +98,12 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, null) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, null));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, into) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, into));
     }
 
     @Override
@@ -111,7 +111,7 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
         return decide(permits, nowNanos, null);
     }
 
-    private long decide(int permits, long now, RateLimitDecision into) {
+    private long decide(int permits, long now, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         Params p = params;
         long limit = p.limit;
@@ -120,7 +120,7 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
             if (into != null) {
                 into.set(false, limit, 0L, Long.MAX_VALUE, 0L);
             }
-            return ~Long.MAX_VALUE;
+            return EncodedWait.refused(Long.MAX_VALUE);
         }
         long expiredBy = now - p.period;
         int spins = 0;
@@ -150,7 +150,7 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
                 if (into != null) {
                     into.set(false, limit, 0L, retryAfter, resetAfter(c, p, now));
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             if (CURSOR.compareAndSet(this, c, c + permits)) {
                 for (long j = c; j < c + permits; j++) {

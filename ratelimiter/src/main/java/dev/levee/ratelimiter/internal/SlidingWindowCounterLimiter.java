@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
+import org.jspecify.annotations.Nullable;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.time.Duration;
@@ -37,7 +38,6 @@ import java.time.Duration;
  * plus two windows (refusing more, never granting more). A caller whose decision lags its clock
  * reading by more than the lag is taken for a new window.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private static final int BITS = 21;
     private static final long MASK = (1L << BITS) - 1;
@@ -56,12 +56,12 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos) {
-        return decide(permits, nowNanos, null, true) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, null, true));
     }
 
     @Override
     public boolean tryAcquire(int permits, long nowNanos, RateLimitDecision into) {
-        return decide(permits, nowNanos, into, true) >= 0;
+        return EncodedWait.isGranted(decide(permits, nowNanos, into, true));
     }
 
     @Override
@@ -72,7 +72,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     @Override
     long reservePeek(int permits, long nowNanos) {
         long r = decide(permits, nowNanos, null, false);
-        return r >= 0 ? 0L : ~r;
+        return EncodedWait.isGranted(r) ? 0L : EncodedWait.retryAfter(r);
     }
 
     @Override
@@ -97,16 +97,30 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
 
     @Override
     public long availablePermits(long nowNanos) {
-        RateLimitDecision d = new RateLimitDecision();
-        decide(1, nowNanos, d, false);
-        return d.allowed() ? d.remaining() + 1 : d.remaining();
+        WindowState w = window;
+        long s = w.get();
+        if (s == WindowState.SEALED) {
+            return 0L;
+        }
+        long epoch = w.epochOf(nowNanos);
+        long prev = (s >>> BITS) & MASK;
+        long curr = s & MASK;
+        long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
+        if (diff > 0) {
+            prev = diff == 1 ? curr : 0L;
+            curr = 0L;
+        } else {
+            epoch -= diff;
+        }
+        long elapsed = Math.min(w.length, Math.max(0L, nowNanos - w.startOf(epoch)));
+        return remaining(w.limit, w.length, elapsed, prev, curr); // allocation-free (peek and gauges use it)
     }
 
     /**
      * Decides (and, if {@code take}, takes). Returns 0 when granted (or grantable), else
      * {@code ~retryAfter}.
      */
-    private long decide(int permits, long now, RateLimitDecision into, boolean take) {
+    private long decide(int permits, long now, @Nullable RateLimitDecision into, boolean take) {
         checkPermits(permits);
         WindowState w = window;
         int losses = 0;
@@ -141,7 +155,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                     into.set(false, limit, remaining(limit, length, elapsed, prev, curr), retryAfter,
                             resetAfter(length, start, prev, curr, now));
                 }
-                return ~retryAfter;
+                return EncodedWait.refused(retryAfter);
             }
             if (!take) {
                 if (into != null) {

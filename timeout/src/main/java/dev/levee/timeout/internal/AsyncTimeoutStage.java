@@ -4,6 +4,8 @@ import dev.levee.core.internal.Nanos;
 import dev.levee.core.Scheduler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 
 /**
@@ -72,15 +74,25 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     }
 
     /**
-     * Arms the deadline and subscribes to the underlying stage. The deadline is
-     * {@code start + effective}, so time the call spent creating its stage counts against it.
+     * Arms the deadline and follows the underlying stage.
      *
-     * @param scheduler fires the deadline
-     * @param nowNanos the ticker reading after the stage was created
-     * @return this
+     * @param scheduler fires the deadline; its thread only hands the timeout to {@code executor}
+     * @param executor completes this stage at the deadline (so dependent stages, the user's code, never
+     *     run on the scheduler's thread)
+     * @param nowNanos a reading of the timeout's ticker
+     * @return this stage
      */
-    public AsyncTimeoutStage<T> start(Scheduler scheduler, long nowNanos) {
-        timer = scheduler.schedule(this, Nanos.subtract(Nanos.add(startNanos, effectiveNanos), nowNanos));
+    public AsyncTimeoutStage<T> start(Scheduler scheduler, Executor executor, long nowNanos) {
+        timer = scheduler.schedule(() -> {
+            if (isDone()) {
+                return;
+            }
+            try {
+                executor.execute(this);
+            } catch (RejectedExecutionException e) {
+                run(); // the executor is gone: firing here beats a stage that never times out
+            }
+        }, Nanos.subtract(Nanos.add(startNanos, effectiveNanos), nowNanos));
         underlying.whenComplete(this);
         return this;
     }
