@@ -15,6 +15,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.internal.Exceptions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
+import java.util.function.IntFunction;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -114,9 +116,12 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
             this.running = new Semaphore(config.maxThreads(), true);
             this.virtualCapacity = config.maxThreads() + config.queueCapacity();
         } else {
-            BlockingQueue<Runnable> queue = config.queueCapacity() == 0
-                    ? new SynchronousQueue<>()
-                    : new ArrayBlockingQueue<>(config.queueCapacity());
+            IntFunction<? extends BlockingQueue<Runnable>> factory = config.workQueue();
+            BlockingQueue<Runnable> queue = factory != null
+                    ? Objects.requireNonNull(factory.apply(config.queueCapacity()), "the workQueue factory returned null")
+                    : config.queueCapacity() == 0
+                            ? new SynchronousQueue<>()
+                            : new ArrayBlockingQueue<>(config.queueCapacity());
             this.pool = new ThreadPoolExecutor(config.coreThreads(), config.maxThreads(),
                     config.keepAlive().toNanos(), TimeUnit.NANOSECONDS, queue, daemonThreads(prefix),
                     new ThreadPoolExecutor.AbortPolicy());

@@ -5,6 +5,8 @@ import dev.levee.core.ContextPropagator;
 import dev.levee.core.Ticker;
 import dev.levee.core.Validate;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.IntFunction;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +66,7 @@ public final class ThreadPoolBulkheadConfig {
     private final boolean virtualThreads;
     private final List<ContextPropagator<?>> propagators;
     private final Ticker ticker;
+    private final @Nullable IntFunction<? extends BlockingQueue<Runnable>> workQueue;
 
     private ThreadPoolBulkheadConfig(Builder b, int coreThreads, @Nullable String prefix) {
         this.maxThreads = b.maxThreads;
@@ -75,6 +78,7 @@ public final class ThreadPoolBulkheadConfig {
         this.virtualThreads = b.virtualThreads;
         this.propagators = List.copyOf(b.propagators);
         this.ticker = b.ticker;
+        this.workQueue = b.workQueue;
     }
 
     /**
@@ -106,6 +110,7 @@ public final class ThreadPoolBulkheadConfig {
                 .keepAlive(keepAlive).closeGracePeriod(closeGracePeriod).virtualThreads(virtualThreads)
                 .propagators(propagators).ticker(ticker);
         b.threadNamePrefix = threadNamePrefix;
+        b.workQueue = workQueue;
         return b;
     }
 
@@ -154,6 +159,16 @@ public final class ThreadPoolBulkheadConfig {
         return ticker;
     }
 
+    /**
+     * The factory of the platform pool's work queue, or null for the built-in one (an
+     * {@code ArrayBlockingQueue} of {@link #queueCapacity()}, a hand-off when the capacity is 0).
+     *
+     * @return the factory, or null
+     */
+    public @Nullable IntFunction<? extends BlockingQueue<Runnable>> workQueue() {
+        return workQueue;
+    }
+
     @Override
     public String toString() {
         return "ThreadPoolBulkheadConfig[maxThreads=" + maxThreads + ", coreThreads=" + coreThreads
@@ -172,8 +187,26 @@ public final class ThreadPoolBulkheadConfig {
         private boolean virtualThreads;
         private List<? extends ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
+        private @Nullable IntFunction<? extends BlockingQueue<Runnable>> workQueue;
 
         private Builder() {}
+
+        /**
+         * The platform pool's work queue, made from {@code queueCapacity} when the bulkhead is built:
+         * e.g. a {@code CoDelQueue} from {@code levee-loadshed}, which drops work that has waited too
+         * long and serves the newest first while congested, instead of the plain FIFO
+         * {@code ArrayBlockingQueue}. The queue must be bounded by the capacity it is given (a full
+         * queue is how the bulkhead refuses); a task the queue drops is cancelled by it, so its caller
+         * sees a {@code CancellationException}. Not for {@link #virtualThreads(boolean) virtual
+         * threads}, which queue on a semaphore.
+         *
+         * @param factory the queue for a capacity; null for the built-in queue
+         * @return this builder
+         */
+        public Builder workQueue(@Nullable IntFunction<? extends BlockingQueue<Runnable>> factory) {
+            this.workQueue = factory;
+            return this;
+        }
 
         /**
          * Tasks running at once (default: available processors; [1, 10,000]).
@@ -295,6 +328,8 @@ public final class ThreadPoolBulkheadConfig {
                     "'" + prefix + "'");
             Validate.check(!virtualThreads || VirtualThreads.supported(), policy, "virtualThreads",
                     "false on a JDK without virtual threads (JDK 21+; this is " + Runtime.version() + ")", true);
+            Validate.check(workQueue == null || !virtualThreads, policy, "workQueue",
+                    "unset with virtualThreads (virtual threads queue on a semaphore)", "a factory");
             Validate.notNull(policy, "propagators", propagators);
             for (ContextPropagator<?> p : propagators) {
                 Validate.notNull(policy, "propagators[]", p);
