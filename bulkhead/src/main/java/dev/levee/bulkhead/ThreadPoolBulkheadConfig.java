@@ -24,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  *       included, ends after {@code keepAlive}. Ignored on virtual threads.</td></tr>
  *   <tr><td>{@code queueCapacity}</td><td>100</td><td>[0, 1,000,000]</td>
  *       <td>tasks waiting for a thread; one more is rejected. 0 hands each task straight to a thread.</td></tr>
+ *   <tr><td>{@code workQueue}</td><td>none: an {@code ArrayBlockingQueue} of {@code queueCapacity}</td>
+ *       <td>platform threads only</td><td>a factory of the pool's queue from {@code queueCapacity}, e.g. a
+ *       CoDel queue that drops work which waited too long</td></tr>
  *   <tr><td>{@code keepAlive}</td><td>60 s</td><td>&gt; 0</td><td>idle time before a worker thread (core ones included) ends</td></tr>
  *   <tr><td>{@code closeGracePeriod}</td><td>10 s</td><td>&gt;= 0</td>
  *       <td>how long {@link ThreadPoolBulkhead#close()} lets accepted work finish before cancelling it</td></tr>
