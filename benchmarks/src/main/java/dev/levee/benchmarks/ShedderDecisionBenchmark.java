@@ -22,12 +22,13 @@ import org.openjdk.jmh.annotations.State;
  * A load shedder's per-request decision (issue 15): must allocate nothing. Each shedder reads its
  * signals the way it does in production (volatile fields behind {@code LoadSignal}s; the PID's
  * probability as a volatile set by its scheduler task, which never runs here), and reads its own
- * ticker where it needs time.
+ * ticker for every decision, as a request handler does (the system ticker: one {@code System.nanoTime()}
+ * per decision, two for the permit protocol).
  * <ul>
  *   <li>{@link #adaptiveDecide()} — {@code AdaptiveLoadShedder.decide}: limit supplier, in-flight,
  *       CPU and memory reads, the priority rule;</li>
- *   <li>{@link #adaptivePermit()} — the Gate form a pipeline pays: {@code tryAcquire(now)} (a bounded
- *       CAS) and {@code onSuccess};</li>
+ *   <li>{@link #adaptivePermit()} — the Gate's permit protocol reading its own clock: a reading,
+ *       {@code tryAcquire(start)} (a bounded CAS), a second reading and {@code onSuccess(latency)};</li>
  *   <li>{@link #priorityDecide()} — {@code PriorityShedder.decide} at a load in its second stage;</li>
  *   <li>{@link #pidDecideShedding()} — {@code PidShedder.decide} with a 30 % rejection probability:
  *       one {@code ThreadLocalRandom} draw.</li>
@@ -59,7 +60,7 @@ public class ShedderDecisionBenchmark {
      */
     @Benchmark
     public ShedDecision adaptiveDecide() {
-        return adaptive.decide(5, 0L);
+        return adaptive.decide(5, adaptive.ticker().read());
     }
 
     /**
@@ -67,8 +68,9 @@ public class ShedderDecisionBenchmark {
      */
     @Benchmark
     public boolean adaptivePermit() {
-        if (adaptive.tryAcquire(0L)) {
-            adaptive.onSuccess(0L);
+        long start = adaptive.ticker().read();
+        if (adaptive.tryAcquire(start)) {
+            adaptive.onSuccess(adaptive.ticker().read() - start);
             return true;
         }
         return false;
@@ -80,7 +82,7 @@ public class ShedderDecisionBenchmark {
     @Benchmark
     public ShedDecision priorityDecide() {
         level = level == 10 ? 1 : level + 1;
-        return priority.decide(level, 0L);
+        return priority.decide(level, priority.ticker().read());
     }
 
     /**
@@ -88,6 +90,6 @@ public class ShedderDecisionBenchmark {
      */
     @Benchmark
     public ShedDecision pidDecideShedding() {
-        return pid.decide(5, 0L);
+        return pid.decide(5, pid.ticker().read());
     }
 }
