@@ -1,5 +1,6 @@
 package dev.levee.testing;
 
+import dev.levee.core.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -81,9 +82,12 @@ public final class Concurrently {
         }
         ready.await();
         go.countDown();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        // A safety bound on real threads (a hung test must fail, not hang CI), so real time, read
+        // through core's ticker like every other clock read in Levee.
+        Ticker clock = Ticker.system();
+        long end = clock.read() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         for (Thread thread : started) {
-            thread.join(Math.max(1L, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+            thread.join(Math.max(1L, TimeUnit.NANOSECONDS.toMillis(end - clock.read())));
             if (thread.isAlive()) {
                 AssertionError hung = new AssertionError(thread.getName() + " did not finish within "
                         + TIMEOUT_SECONDS + " s (a lost wake-up or a livelock?)");
