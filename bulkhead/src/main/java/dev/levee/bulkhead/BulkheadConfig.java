@@ -3,7 +3,7 @@ package dev.levee.bulkhead;
 import dev.levee.core.Deadline;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.AsyncWaitQueue;
 import java.time.Duration;
 import java.util.concurrent.Executor;

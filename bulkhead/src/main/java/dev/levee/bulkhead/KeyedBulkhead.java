@@ -2,7 +2,7 @@ package dev.levee.bulkhead;
 
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.KeyedRegistry;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.Iterator;
 import java.util.Map;
 import dev.levee.core.internal.Exceptions;

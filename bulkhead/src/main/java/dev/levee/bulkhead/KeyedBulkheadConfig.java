@@ -1,6 +1,6 @@
 package dev.levee.bulkhead;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

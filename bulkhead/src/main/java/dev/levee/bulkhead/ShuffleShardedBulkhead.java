@@ -2,7 +2,7 @@ package dev.levee.bulkhead;
 
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.CheckedSupplier;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;

@@ -9,7 +9,7 @@ import dev.levee.core.ContextScope;
 import dev.levee.core.ContextSnapshot;
 import dev.levee.core.Deadline;
 import dev.levee.core.DeadlineExceededException;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Policy;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Exceptions;
@@ -105,8 +105,8 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     private volatile boolean aborting;
 
     private ThreadPoolBulkhead(String name, ThreadPoolBulkheadConfig config) {
-        this.name = dev.levee.core.Validate.name("ThreadPoolBulkhead", name);
-        this.config = dev.levee.core.Validate.notNull(dev.levee.core.Validate.describe("ThreadPoolBulkhead", name),
+        this.name = dev.levee.core.internal.Validate.name("ThreadPoolBulkhead", name);
+        this.config = dev.levee.core.internal.Validate.notNull(dev.levee.core.internal.Validate.describe("ThreadPoolBulkhead", name),
                 "config", config);
         this.propagators = config.propagators();
         String prefix = config.threadNamePrefix() != null ? config.threadNamePrefix() : "levee-bulkhead-" + name + "-";

@@ -3,7 +3,7 @@ package dev.levee.bulkhead;
 import dev.levee.core.internal.VirtualThreads;
 import dev.levee.core.ContextPropagator;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.IntFunction;

@@ -3,7 +3,7 @@ package dev.levee.checks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.checks.PublishedClasses.ClassFile;
-import dev.levee.core.MetricNames;
+import dev.levee.core.internal.MetricNames;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;

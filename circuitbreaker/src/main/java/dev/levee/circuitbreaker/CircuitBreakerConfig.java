@@ -5,7 +5,7 @@ import dev.levee.core.DeadlineExceededException;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import dev.levee.core.InvalidConfigException;
 import java.util.function.IntFunction;

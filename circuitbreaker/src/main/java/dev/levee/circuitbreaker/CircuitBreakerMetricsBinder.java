@@ -1,8 +1,8 @@
 package dev.levee.circuitbreaker;
 
 import dev.levee.circuitbreaker.internal.CallCounters;
-import dev.levee.core.MetricNames;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.MetricNames;
+import dev.levee.core.internal.Validate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -9,7 +9,7 @@ import dev.levee.circuitbreaker.internal.PhaseRef;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
 import dev.levee.circuitbreaker.internal.TimeWindow;
 import dev.levee.circuitbreaker.internal.TripRules;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Ticker;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;

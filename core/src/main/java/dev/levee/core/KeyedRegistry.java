@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.levee.core;
 
+import dev.levee.core.internal.EventListeners;
+
 /**
  * Something a policy did that a listener may want to know: a state transition, a rejection, a retry,
  * a fallback. Each pattern defines its own event types implementing this interface.

@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import dev.levee.core.internal.EventListeners;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;

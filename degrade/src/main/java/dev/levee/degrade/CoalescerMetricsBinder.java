@@ -1,6 +1,6 @@
 package dev.levee.degrade;
 
-import dev.levee.core.MetricNames;
+import dev.levee.core.internal.MetricNames;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

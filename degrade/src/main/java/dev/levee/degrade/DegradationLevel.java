@@ -1,11 +1,11 @@
 package dev.levee.degrade;
 
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;

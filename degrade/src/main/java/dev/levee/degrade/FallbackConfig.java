@@ -4,7 +4,7 @@ import dev.levee.core.Classifier;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Collections;

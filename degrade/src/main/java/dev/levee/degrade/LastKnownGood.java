@@ -1,12 +1,12 @@
 package dev.levee.degrade;
 
 import dev.levee.core.CheckedSupplier;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Exceptions;
 import dev.levee.degrade.internal.Activations;
 import dev.levee.degrade.internal.Trigger;

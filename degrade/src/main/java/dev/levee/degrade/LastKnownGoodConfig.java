@@ -1,7 +1,7 @@
 package dev.levee.degrade;
 
 import dev.levee.core.InvalidConfigException;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package dev.levee.health;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.levee.health;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

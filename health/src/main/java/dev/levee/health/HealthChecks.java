@@ -2,7 +2,7 @@ package dev.levee.health;
 
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.LoadSignal;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;

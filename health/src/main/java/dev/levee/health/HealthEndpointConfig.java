@@ -1,7 +1,7 @@
 package dev.levee.health;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.net.InetAddress;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;

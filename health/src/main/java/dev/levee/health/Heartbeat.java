@@ -1,7 +1,7 @@
 package dev.levee.health;
 
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.levee.health;
 
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Subscription;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import dev.levee.health.internal.ActionGuard;
 import java.util.List;

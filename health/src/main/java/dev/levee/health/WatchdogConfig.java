@@ -2,7 +2,7 @@ package dev.levee.health;
 
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

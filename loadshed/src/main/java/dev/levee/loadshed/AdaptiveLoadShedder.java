@@ -3,7 +3,7 @@ package dev.levee.loadshed;
 import dev.levee.core.Deadline;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.ShedException;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;

@@ -2,7 +2,7 @@ package dev.levee.loadshed;
 
 import dev.levee.core.LoadSignal;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.signal.CpuLoadSignal;
 import dev.levee.loadshed.signal.MemoryLoadSignal;
 import java.time.Duration;

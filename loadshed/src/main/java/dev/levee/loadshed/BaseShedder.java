@@ -1,6 +1,6 @@
 package dev.levee.loadshed;
 
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Subscription;

@@ -6,7 +6,7 @@ import dev.levee.core.RandomSource;
 import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.internal.WindowCounter;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;

@@ -1,7 +1,7 @@
 package dev.levee.loadshed;
 
-import dev.levee.core.MetricNames;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.MetricNames;
+import dev.levee.core.internal.Validate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

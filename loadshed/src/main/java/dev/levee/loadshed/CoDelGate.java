@@ -2,7 +2,7 @@ package dev.levee.loadshed;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Gate;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.internal.CoDelController;
 import dev.levee.loadshed.queue.CoDelQueueConfig;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.levee.loadshed;
 
 import dev.levee.core.Classifier;
 import dev.levee.core.Deadline;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Gate;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.Outcome;
@@ -11,7 +11,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.internal.BoundedCounter;
 import dev.levee.loadshed.internal.WaitQueue;
 import dev.levee.loadshed.limit.LimitAlgorithm;

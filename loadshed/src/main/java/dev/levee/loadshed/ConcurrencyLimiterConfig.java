@@ -3,7 +3,7 @@ package dev.levee.loadshed;
 import dev.levee.core.Classifier;
 import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.limit.LatencyAimdLimit;
 import dev.levee.loadshed.limit.LimitAlgorithm;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import dev.levee.core.Gate;
 import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 

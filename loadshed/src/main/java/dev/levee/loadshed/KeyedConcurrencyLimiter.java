@@ -2,7 +2,7 @@ package dev.levee.loadshed;
 
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.KeyedRegistry;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

@@ -5,7 +5,7 @@ import dev.levee.core.InvalidConfigException;
 import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

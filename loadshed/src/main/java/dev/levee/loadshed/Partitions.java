@@ -1,7 +1,7 @@
 package dev.levee.loadshed;
 
 import dev.levee.core.InvalidConfigException;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.levee.loadshed;
 
 import dev.levee.core.RandomSource;
 import dev.levee.core.Scheduler;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.internal.LatencyQuantile;
 import dev.levee.loadshed.internal.PidController;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -3,7 +3,7 @@ package dev.levee.loadshed;
 import dev.levee.core.RandomSource;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package dev.levee.loadshed;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 
 /**
  * Sheds the least important requests first as load rises above a maximum (seed 000,

@@ -3,7 +3,7 @@ package dev.levee.ratelimiter;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.GcraLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import java.lang.invoke.MethodHandles;

@@ -3,7 +3,7 @@ package dev.levee.ratelimiter;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

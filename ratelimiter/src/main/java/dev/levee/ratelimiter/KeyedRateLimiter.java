@@ -2,7 +2,7 @@ package dev.levee.ratelimiter;
 
 import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.AbstractRateLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import dev.levee.ratelimiter.internal.Limiters;

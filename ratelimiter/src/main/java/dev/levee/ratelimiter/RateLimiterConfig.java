@@ -7,7 +7,7 @@ import dev.levee.core.Sleeper;
 import dev.levee.core.internal.AsyncWaitQueue;
 import java.util.concurrent.Executor;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

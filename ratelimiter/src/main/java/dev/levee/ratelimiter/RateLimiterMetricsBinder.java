@@ -1,6 +1,6 @@
 package dev.levee.ratelimiter;
 
-import dev.levee.core.MetricNames;
+import dev.levee.core.internal.MetricNames;
 import dev.levee.ratelimiter.internal.AbstractRateLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import dev.levee.ratelimiter.internal.LimiterStats;
@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;

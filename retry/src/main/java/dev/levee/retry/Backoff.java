@@ -1,7 +1,7 @@
 package dev.levee.retry;
 
 import dev.levee.core.Deadline;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.retry.internal.ConstantBackoff;
 import dev.levee.retry.internal.ExponentialBackoff;
 import dev.levee.retry.internal.LinearBackoff;

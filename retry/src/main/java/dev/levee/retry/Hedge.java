@@ -2,11 +2,11 @@ package dev.levee.retry;
 
 import dev.levee.core.Chain;
 import dev.levee.core.CheckedSupplier;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Outcome;
 import dev.levee.core.Policy;
 import dev.levee.core.PolicyRegistry;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Exceptions;
 import dev.levee.retry.internal.LatencyWindow;

@@ -4,7 +4,7 @@ import dev.levee.core.Classifier;
 import dev.levee.core.Deadline;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

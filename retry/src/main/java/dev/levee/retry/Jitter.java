@@ -1,7 +1,7 @@
 package dev.levee.retry;
 
 import dev.levee.core.RandomSource;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.retry.internal.FactorJitter;
 import dev.levee.retry.internal.StandardJitter;
 

@@ -2,7 +2,7 @@ package dev.levee.retry;
 
 import dev.levee.core.PolicyRegistry;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.retry.internal.WindowedCounter;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;

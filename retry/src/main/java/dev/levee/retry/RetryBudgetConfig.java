@@ -2,7 +2,7 @@ package dev.levee.retry;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

@@ -6,7 +6,7 @@ import dev.levee.core.RandomSource;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -81,7 +81,7 @@ class RetryMetricsBinderTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new RetryMetricsBinder(List.of(a, b)).bindTo(registry);
         new HedgeMetricsBinder(List.of(Hedge.ofDefaults("h"))).bindTo(registry);
-        java.util.Set<String> tagKeys = java.util.Set.of(dev.levee.core.MetricNames.TAG_NAME, dev.levee.core.MetricNames.TAG_KIND);
+        java.util.Set<String> tagKeys = java.util.Set.of(dev.levee.core.internal.MetricNames.TAG_NAME, dev.levee.core.internal.MetricNames.TAG_KIND);
         registry.getMeters().forEach(meter -> {
             assertThat(meter.getId().getName()).matches("levee\\.(retry|hedge)\\.[a-z.]+");
             meter.getId().getTags().forEach(tag -> assertThat(tagKeys).contains(tag.getKey()));

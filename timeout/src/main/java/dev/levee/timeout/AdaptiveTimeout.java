@@ -1,7 +1,7 @@
 package dev.levee.timeout;
 
 import dev.levee.core.Deadline;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.LatencyQuantile;
 import java.time.Duration;
 

@@ -4,7 +4,7 @@ import dev.levee.core.ContextScope;
 import dev.levee.core.Deadline;
 import dev.levee.core.DeadlineExceededException;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.timeout.internal.HeaderCodec;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;

@@ -41,8 +41,8 @@ public final class TimeoutBudget {
     private final AtomicInteger stepsTaken = new AtomicInteger();
 
     private TimeoutBudget(String name, TimeoutBudgetConfig config) {
-        this.name = dev.levee.core.Validate.name("TimeoutBudget", name);
-        this.config = dev.levee.core.Validate.notNull(dev.levee.core.Validate.describe("TimeoutBudget", name),
+        this.name = dev.levee.core.internal.Validate.name("TimeoutBudget", name);
+        this.config = dev.levee.core.internal.Validate.notNull(dev.levee.core.internal.Validate.describe("TimeoutBudget", name),
                 "config", config);
         Deadline own = Deadline.after(config.total(), config.ticker());
         Deadline current = Deadline.currentOrNull();

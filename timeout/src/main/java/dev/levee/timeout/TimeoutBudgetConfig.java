@@ -1,7 +1,7 @@
 package dev.levee.timeout;
 
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.Arrays;
 

@@ -4,7 +4,7 @@ import dev.levee.core.ContextPropagator;
 import dev.levee.core.Deadline;
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

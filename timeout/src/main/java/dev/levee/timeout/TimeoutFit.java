@@ -1,7 +1,7 @@
 package dev.levee.timeout;
 
 import dev.levee.core.Deadline;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import org.slf4j.Logger;

@@ -1,6 +1,6 @@
 package dev.levee.degrade.internal;
 
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Ticker;
 import dev.levee.degrade.FallbackEvent;
 import dev.levee.degrade.FallbackMetrics;

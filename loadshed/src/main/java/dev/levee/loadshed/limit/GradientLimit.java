@@ -1,7 +1,7 @@
 package dev.levee.loadshed.limit;
 
 import dev.levee.core.RandomSource;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

@@ -1,6 +1,6 @@
 package dev.levee.loadshed.limit;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 
 /** Checks shared by the algorithms' builders. */
 final class Limits {

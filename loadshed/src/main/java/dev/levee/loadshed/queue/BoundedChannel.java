@@ -3,7 +3,7 @@ package dev.levee.loadshed.queue;
 import dev.levee.core.Deadline;
 import dev.levee.core.DeadlineExceededException;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import dev.levee.loadshed.internal.QueueCounters;
 import dev.levee.loadshed.internal.TimedRing;

@@ -1,7 +1,7 @@
 package dev.levee.loadshed.queue;
 
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
 /**

@@ -1,6 +1,6 @@
 package dev.levee.loadshed.queue;
 
-import dev.levee.core.MetricNames;
+import dev.levee.core.internal.MetricNames;
 import dev.levee.loadshed.internal.QueueLatencyHistogram;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package dev.levee.loadshed.signal;
 
 import dev.levee.core.LoadSignal;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.util.function.IntSupplier;
 
 /**

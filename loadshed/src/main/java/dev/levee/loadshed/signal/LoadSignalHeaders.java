@@ -2,7 +2,7 @@ package dev.levee.loadshed.signal;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
 import dev.levee.loadshed.RequestPriority;
 import dev.levee.loadshed.ShedDecision;

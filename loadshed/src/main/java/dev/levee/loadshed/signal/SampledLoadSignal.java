@@ -2,7 +2,7 @@ package dev.levee.loadshed.signal;
 
 import dev.levee.core.LoadSignal;
 import dev.levee.core.Scheduler;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 import org.jspecify.annotations.Nullable;

@@ -7,7 +7,7 @@ import dev.levee.core.RateLimitedException;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;

@@ -1,6 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
-import dev.levee.core.Validate;
+import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;

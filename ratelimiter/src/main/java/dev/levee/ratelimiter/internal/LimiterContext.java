@@ -1,7 +1,7 @@
 package dev.levee.ratelimiter.internal;
 
 import org.jspecify.annotations.Nullable;
-import dev.levee.core.EventListeners;
+import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Sleeper;
 import dev.levee.core.Ticker;
 import dev.levee.ratelimiter.RateLimiterConfig;

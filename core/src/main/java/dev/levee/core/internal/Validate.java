@@ -1,5 +1,6 @@
-package dev.levee.core;
+package dev.levee.core.internal;
 
+import dev.levee.core.InvalidConfigException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,6 @@
-package dev.levee.core;
+package dev.levee.core.internal;
 
+import dev.levee.core.Subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.levee.core;
+package dev.levee.core.internal;
 
 /**
  * The metric vocabulary every Levee pattern uses, so dashboards work across patterns.
@@ -34,7 +34,7 @@ public final class MetricNames {
     public static final String TAG_REASON = "reason";
     /**
      * The measured thing of every pattern's rejection counter: {@code levee.<pattern>.rejected}, tagged
-     * {@value #TAG_NAME} and {@value #TAG_KIND} (the {@link RejectedException#kind()} of the refusal).
+     * {@value #TAG_NAME} and {@value #TAG_KIND} (the {@link dev.levee.core.RejectedException#kind()} of the refusal).
      */
     public static final String REJECTED = "rejected";
 

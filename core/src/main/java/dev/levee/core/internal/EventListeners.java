@@ -1,5 +1,6 @@
-package dev.levee.core;
+package dev.levee.core.internal;
 
+import dev.levee.core.Subscription;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
