@@ -13,6 +13,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.AsyncWaitQueue;
+import dev.levee.core.internal.BoundedCounter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,21 +85,15 @@ public final class Bulkhead implements Gate {
      * waiter's check and its park. Asynchronous waiters are counted in `waiters` too and are served by
      * AsyncWaitQueue.drain from signalOne(), with the same add-then-recheck ordering.
      *
-     * Leaving is a CAS loop that refuses to go below zero (a decrement-then-undo would open a window in
-     * which a concurrent tryEnter sees -1 and admits above the bound). `active == RETIRED` marks a
-     * bulkhead a KeyedBulkhead evicted while empty; RETIRED is above every limit, so the fast path's
-     * bound check refuses it without an extra read.
-     *
-     * tryEnter re-reads the limit after its CAS: a concurrent resize() may have lowered it in between.
+     * `active` is core's BoundedCounter: entering is a CAS below the limit that re-reads the limit
+     * after the CAS (a concurrent resize() may have lowered it in between), leaving a CAS that refuses
+     * to go below zero (a decrement-then-undo would open a window in which a concurrent tryEnter sees
+     * -1 and admits above the bound). A retired counter marks a bulkhead a KeyedBulkhead evicted while
+     * empty; its value is above every limit, so the fast path's bound check refuses it without an
+     * extra read.
      */
     private static final Logger LOG = LoggerFactory.getLogger(Bulkhead.class);
     private static final long NOT_SATURATED = Long.MIN_VALUE;
-    /**
-     * The value of {@code active} once a {@link KeyedBulkhead} has retired this bulkhead (evicted while
-     * empty): far above any limit, so no call can enter it again.
-     */
-    static final int RETIRED = Integer.MAX_VALUE / 2;
-    private static final VarHandle ACTIVE;
     private static final VarHandle LIMIT;
     private static final VarHandle WAITERS;
     private static final VarHandle SATURATED_SINCE;
@@ -105,7 +101,6 @@ public final class Bulkhead implements Gate {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            ACTIVE = lookup.findVarHandle(Bulkhead.class, "active", int.class);
             LIMIT = lookup.findVarHandle(Bulkhead.class, "limit", int.class);
             WAITERS = lookup.findVarHandle(Bulkhead.class, "waiters", int.class);
             SATURATED_SINCE = lookup.findVarHandle(Bulkhead.class, "saturatedSince", long.class);
@@ -148,8 +143,16 @@ public final class Bulkhead implements Gate {
 
     /** The bound in force; changed by {@link #resize(int)}. */
     private volatile int limit;
-    /** Calls inside. Updated by CAS (enter) and atomic add (leave). */
-    private volatile int active;
+    /** Calls inside: a CAS below the limit to enter, a CAS above zero to leave. */
+    private final BoundedCounter active = new BoundedCounter();
+    /** Reads the limit in force, for the counter's re-check after its CAS. */
+    private final IntSupplier currentLimit = () -> this.limit;
+    /** Runs after the re-check gave a slot back: a waiter the transient slot turned away is woken. */
+    private final Runnable slotGivenBack = () -> {
+        if (this.waiters != 0) {
+            signalSync();
+        }
+    };
     /**
      * Callers waiting for a slot: threads in {@link #acquire(long)} and asynchronous waiters; a leaving
      * call signals only when this is non-zero.
@@ -264,7 +267,7 @@ public final class Bulkhead implements Gate {
 
     /** Waits if configured to, else refuses. */
     private void acquireAfterFastPathFailed(long nowNanos) {
-        if (active >= RETIRED) {
+        if (active.isRetired()) {
             throw retired();
         }
         if (maxWaitNanos == 0) {
@@ -357,7 +360,7 @@ public final class Bulkhead implements Gate {
     }
 
     private CompletionStage<Void> acquireAsyncAfterFastPathFailed(long nowNanos) {
-        if (active >= RETIRED) {
+        if (active.isRetired()) {
             return CompletableFuture.failedFuture(retired());
         }
         long end = maxWaitNanos == 0 ? nowNanos : Waits.waitEnd(ticker, nowNanos, maxWaitNanos);
@@ -369,37 +372,22 @@ public final class Bulkhead implements Gate {
         CompletableFuture<Void> permit = asyncWaiters.enqueue(end - nowNanos, slots, () -> {
             long now = ticker.read();
             onRejected(now);
-            return active >= RETIRED ? retired() : rejection(now);
+            return active.isRetired() ? retired() : rejection(now);
         });
         // Counted as a waiter until granted or refused (AsyncWaitQueue calls waiterLeft then).
         return permit;
     }
 
-    /** One bounded CAS increment; the whole fast path. */
+    /** One bounded CAS increment (re-checked against a concurrent resize); the whole fast path. */
     private boolean tryEnter() {
-        while (true) {
-            int current = active;
-            int bound = limit;
-            if (current >= bound) {
-                return false;
-            }
-            if (ACTIVE.compareAndSet(this, current, current + 1)) {
-                // A concurrent resize() may have lowered the limit between the read and the CAS: read
-                // it again, and give the slot back if this entry went over the new bound.
-                int now = limit;
-                if (current + 1 > now) {
-                    ACTIVE.getAndAdd(this, -1);
-                    if (waiters != 0) {
-                        signalSync();
-                    }
-                    continue;
-                }
-                if (saturatedSince != NOT_SATURATED && current + 1 < now) {
-                    endSaturation();
-                }
-                return true;
-            }
+        int inside = active.tryIncrement(currentLimit, slotGivenBack);
+        if (inside < 0) {
+            return false;
         }
+        if (saturatedSince != NOT_SATURATED && inside < limit) {
+            endSaturation();
+        }
+        return true;
     }
 
     private void awaitSlot(long end) {
@@ -416,7 +404,7 @@ public final class Bulkhead implements Gate {
                     entered = true;
                     return;
                 }
-                if (active >= RETIRED) {
+                if (active.isRetired()) {
                     throw retired();
                 }
                 long now = ticker.read();
@@ -434,7 +422,7 @@ public final class Bulkhead implements Gate {
         } finally {
             WAITERS.getAndAdd(this, -1);
             // A signal this thread consumed but did not use must go to the next waiter.
-            if (!entered && waiters > 0 && active < limit) {
+            if (!entered && waiters > 0 && active.get() < limit) {
                 slotFreed.signal();
             }
             lock.unlock();
@@ -463,16 +451,10 @@ public final class Bulkhead implements Gate {
      * caller can slip in above the bound (a decrement-then-undo would briefly make room for one).
      */
     private void leave() {
-        while (true) {
-            int current = active;
-            if (current <= 0 || current >= RETIRED) {
-                throw new IllegalStateException("Bulkhead '" + name + "': a permit was returned that was never "
-                        + "acquired or was already returned (each acquire takes exactly one completion); the "
-                        + "count of calls inside was left unchanged");
-            }
-            if (ACTIVE.compareAndSet(this, current, current - 1)) {
-                return;
-            }
+        if (active.decrement() == BoundedCounter.NOT_HELD) {
+            throw new IllegalStateException("Bulkhead '" + name + "': a permit was returned that was never "
+                    + "acquired or was already returned (each acquire takes exactly one completion); the "
+                    + "count of calls inside was left unchanged");
         }
     }
 
@@ -501,12 +483,12 @@ public final class Bulkhead implements Gate {
      * @return true if retired; false if busy (it must be kept until it drains)
      */
     boolean retire() {
-        return waiters == 0 && ACTIVE.compareAndSet(this, 0, RETIRED);
+        return waiters == 0 && active.retire();
     }
 
     /** @return whether {@link #retire()} succeeded */
     boolean isRetired() {
-        return active >= RETIRED;
+        return active.isRetired();
     }
 
     private RetiredException retired() {
@@ -531,7 +513,7 @@ public final class Bulkhead implements Gate {
 
     @Override
     public RejectedException rejection(long nowNanos) {
-        return new BulkheadFullException(name, "Bulkhead '" + name + "' is full: " + active + " of " + limit
+        return new BulkheadFullException(name, "Bulkhead '" + name + "' is full: " + active.get() + " of " + limit
                 + " calls in flight" + (maxWaitNanos > 0 ? " and no slot freed in time" : ""), 0L);
     }
 
@@ -570,7 +552,7 @@ public final class Bulkhead implements Gate {
             }
         }
         if (LOG.isDebugEnabled()) {
-            LOG.debug("Bulkhead '{}' rejected a call: {} of {} slots busy", name, active, limit);
+            LOG.debug("Bulkhead '{}' rejected a call: {} of {} slots busy", name, active.get(), limit);
         }
         if (!listeners.isEmpty()) {
             listeners.publish(new BulkheadEvent.Rejected(name, now, activeCount(), limit));
@@ -622,8 +604,7 @@ public final class Bulkhead implements Gate {
 
     /** @return the calls inside right now */
     public int activeCount() {
-        int a = active;
-        return a >= RETIRED ? 0 : a;
+        return active.get();
     }
 
     /** @return the threads waiting for a slot right now */
@@ -663,6 +644,6 @@ public final class Bulkhead implements Gate {
 
     @Override
     public String toString() {
-        return "Bulkhead[" + name + ", active=" + active + "/" + limit + ", waiting=" + waiters + "]";
+        return "Bulkhead[" + name + ", active=" + active.get() + "/" + limit + ", waiting=" + waiters + "]";
     }
 }

@@ -11,14 +11,19 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.AsyncWaitQueue;
+import dev.levee.core.internal.BoundedCounter;
 import dev.levee.core.internal.Validate;
-import dev.levee.loadshed.internal.BoundedCounter;
+import dev.levee.loadshed.internal.SampleCell;
 import dev.levee.loadshed.internal.WaitQueue;
 import dev.levee.loadshed.limit.LimitAlgorithm;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,15 +40,28 @@ import org.slf4j.LoggerFactory;
  * Response r = limiter.execute(() -> handle(request));   // ShedException (reason concurrency_limit) when full
  * }</pre>
  *
- * <p><b>Model.</b> Two numbers: {@code inflight}, changed by one bounded CAS on admission
- * ({@code inflight < limit ? inflight + 1 : refuse}) and one atomic decrement on completion; and
- * {@code limit}, a volatile field written only by the algorithm's single writer. A completion returns
- * its slot and then offers its sample {@code (end time, latency, inflight, drop)} to the algorithm: the
- * thread that wins a CAS on a writer flag runs {@link LimitAlgorithm#update}; a thread that finds the
- * flag taken folds its sample into one pending sample (the largest latency, and "drop" if any was a
- * drop) that the writer, or the next completion, applies. Samples that meet a busy writer are merged,
- * never dropped silently: a drop among them reaches the algorithm as a drop, the slowest latency among
- * them as its latency; and the algorithm is never run by two threads at once. It is a {@link Gate}: use it alone
+ * <p><b>Model.</b> Two numbers: {@code inflight} (core's {@code BoundedCounter}), changed by one
+ * bounded CAS on admission ({@code inflight < limit ? inflight + 1 : refuse}) and one CAS that never
+ * goes below zero on completion; and {@code limit}, a volatile field written only by the algorithm's
+ * single writer. A completion returns its slot and then offers its sample
+ * {@code (end time, latency, inflight, drop)} to the algorithm: the thread that wins a CAS on a writer
+ * flag runs {@link LimitAlgorithm#update}; a thread that finds the flag taken folds its sample into one
+ * pending sample (the largest latency, and "drop" if any was a drop) that the writer, or the next
+ * completion, applies.
+ *
+ * <p><b>Under contention</b> (after {@value #STRIPE_AFTER_COLLISIONS} completions found the writer
+ * busy) completions stop competing for the writer flag on every sample: each folds its sample into a
+ * per-thread cell of its own cache line, the same merge, and a cell's samples reach the algorithm as
+ * one sample when the cell holds {@value #BATCH}, when one of them is a drop, or when nothing was
+ * applied for {@value #BATCH_MAX_AGE_NANOS} ns; whoever then wins the writer flag applies every cell.
+ * The algorithms move the limit at most once per round trip, and contended completions arrive many per
+ * round trip, so a batch loses no reaction; and it takes the shared cache lines off the completion
+ * path (one CAS on the in-flight count remains). A single-threaded caller never collides and feeds the
+ * algorithm sample by sample.
+ *
+ * <p>Samples are merged, never dropped silently: a drop among them reaches the algorithm as a drop,
+ * the slowest latency among them as its latency; and the algorithm is never run by two threads at
+ * once. It is a {@link Gate}: use it alone
  * ({@link #execute}), through the permit protocol ({@link #tryAcquire(long)} then exactly one of
  * {@link #onSuccess}, {@link #onFailure}, {@link #onIgnored}), or in a {@link dev.levee.core.Pipeline},
  * where it shares the pipeline's clock readings and reads none of its own.
@@ -65,15 +83,23 @@ import org.slf4j.LoggerFactory;
  *       at most {@code maxWaiters} threads waiting, served in {@code waitOrder} with direct hand-off. A
  *       waiting thread that is interrupted stops waiting, has its interrupt flag restored, and gets a
  *       {@link ShedException}. Waiting uses {@code java.util.concurrent.locks}, never a monitor.</li>
+ *   <li>{@link #acquireAsync(long)} (and so {@code executeAsync} and asynchronous pipelines) never
+ *       blocks: with {@code maxWait > 0} and no free slot the caller gets a pending stage, granted in
+ *       {@code waitOrder} among asynchronous waiters (at most {@code maxWaiters} of them) or refused
+ *       when its wait ends, completed on the configured {@code asyncExecutor}, never on the
+ *       scheduler's thread. Threads waiting in {@link #acquire(long)} are served before asynchronous
+ *       waiters.</li>
  *   <li>A refusal is a stackless {@link ShedException} with reason {@value #REASON}.</li>
  * </ul>
  *
  * <p><b>Logging.</b> One WARN when the limit falls to the algorithm's floor (an operator should know
  * the service is shedding as hard as it can), one INFO when it leaves it; every other change at DEBUG.
  *
- * <p><b>Cost.</b> Admission: a volatile read and a CAS. Completion: an atomic decrement, a volatile
- * read for waiters, a CAS on the writer flag and the algorithm's arithmetic. Nothing is allocated
- * unless a request is refused, a thread waits, or a listener is registered.
+ * <p><b>Cost.</b> Admission: a volatile read and a CAS. Completion: a CAS on the in-flight count, a
+ * volatile read for waiters, then either a CAS on the writer flag and the algorithm's arithmetic, or
+ * (contended) a CAS on the thread's own cell and, one completion in {@value #BATCH}, the writer's
+ * pass over the cells. Nothing is allocated unless a request is refused, a caller waits, a listener
+ * is registered, or (once) the cells when contention first shows.
  *
  * <p>Thread-safe. Configuration: {@link ConcurrencyLimiterConfig}.
  */
@@ -86,8 +112,16 @@ public final class ConcurrencyLimiter implements Gate {
     private static final VarHandle PENDING;
     private static final VarHandle SAMPLES;
     private static final VarHandle LIMIT;
+    private static final VarHandle COLLISIONS;
+    private static final VarHandle LAST_APPLY;
     /** Latencies above this are stored as this in the packed pending sample. */
     private static final long MAX_PENDING_RTT = Long.MAX_VALUE >>> 2;
+    /** Completions that found the writer busy before completions switch to per-thread cells. */
+    static final int STRIPE_AFTER_COLLISIONS = 16;
+    /** Samples a cell collects before its thread applies the cells (contended mode). */
+    static final int BATCH = 8;
+    /** A contended completion applies the cells at once if nothing was applied for this long. */
+    static final long BATCH_MAX_AGE_NANOS = 1_000_000L;
 
     static {
         try {
@@ -96,6 +130,8 @@ public final class ConcurrencyLimiter implements Gate {
             PENDING = lookup.findVarHandle(Writer.class, "pending", long.class);
             SAMPLES = lookup.findVarHandle(Writer.class, "samples", long.class);
             LIMIT = lookup.findVarHandle(ConcurrencyLimiter.class, "limit", int.class);
+            COLLISIONS = lookup.findVarHandle(Writer.class, "collisions", int.class);
+            LAST_APPLY = lookup.findVarHandle(Writer.class, "lastApplyNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -112,6 +148,11 @@ public final class ConcurrencyLimiter implements Gate {
     private final BoundedCounter inflight = new BoundedCounter();
     private final WaitQueue waiters;
     private final WaitQueue.Slots slots = new Slots();
+    private final AsyncWaitQueue asyncWaiters;
+    private final AsyncWaitQueue.Permits permits = new Permits();
+    /** Asynchronous callers waiting, bounded by {@code maxWaiters}. */
+    private final BoundedCounter asyncWaiting = new BoundedCounter();
+    private final int maxWaiters;
     private final LongAdder rejected = new LongAdder();
     private final LongAdder drops = new LongAdder();
     private final EventListeners<ConcurrencyLimiterEvent> listeners = new EventListeners<>();
@@ -122,6 +163,8 @@ public final class ConcurrencyLimiter implements Gate {
 
     /** The limit in force; written only by the writer that holds {@code writer.updating}. */
     private volatile int limit;
+    /** Per-thread sample cells, null until completions first contend for the writer. */
+    private volatile SampleCell @Nullable [] cells;
 
     private ConcurrencyLimiter(String name, ConcurrencyLimiterConfig config) {
         this.name = Validate.name("ConcurrencyLimiter", name);
@@ -133,9 +176,12 @@ public final class ConcurrencyLimiter implements Gate {
         this.minLimit = algorithm.minLimit();
         this.maxWaitNanos = config.maxWaitNanos();
         this.lifo = config.waitOrder() == ConcurrencyLimiterConfig.WaitOrder.LIFO;
-        this.waiters = new WaitQueue(lifo, config.maxWaiters());
+        this.maxWaiters = config.maxWaiters();
+        this.waiters = new WaitQueue(lifo, maxWaiters);
+        this.asyncWaiters = new AsyncWaitQueue(config.scheduler(), config.asyncExecutor(), lifo);
         this.waits = maxWaitNanos > 0;
         this.limit = algorithm.initialLimit();
+        this.writer.lastApplyNanos = ticker.read();
     }
 
     /**
@@ -213,7 +259,7 @@ public final class ConcurrencyLimiter implements Gate {
      */
     @Override
     public void acquire(long nowNanos) {
-        if ((lifo || waiters.size() == 0) && inflight.tryIncrement(limit) > 0) {
+        if ((lifo || nobodyWaits()) && inflight.tryIncrement(limit) > 0) {
             return;
         }
         if (maxWaitNanos == 0) {
@@ -236,6 +282,39 @@ public final class ConcurrencyLimiter implements Gate {
                     + "': interrupted while waiting for a slot; interrupt flag restored", 0L, null);
         }
         throw rejection(now);
+    }
+
+    /**
+     * Admits without blocking the calling thread: {@link Gate#granted()} if a slot is free (in FIFO
+     * order: and nobody waits); a failed stage if none is and {@code maxWait} is zero, the current
+     * {@link Deadline} leaves no time, or {@code maxWaiters} asynchronous callers already wait;
+     * otherwise a stage that completes, on the configured {@code asyncExecutor}, when a completion
+     * (or a rising limit) hands this caller a slot, in {@code waitOrder} among asynchronous waiters, or
+     * fails with a {@link ShedException} (reason {@value #REASON}) when the wait ends (scheduled on
+     * the configured {@code scheduler}, whose thread only hands the refusal to the executor).
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return the permit's stage
+     */
+    @Override
+    public CompletionStage<Void> acquireAsync(long nowNanos) {
+        if ((lifo || nobodyWaits()) && inflight.tryIncrement(limit) > 0) {
+            return Gate.granted();
+        }
+        long end = waits ? WaitQueue.waitEnd(ticker, nowNanos, maxWaitNanos) : nowNanos;
+        if (end <= nowNanos || asyncWaiting.tryIncrement(maxWaiters) < 0) {
+            onRejected(nowNanos);
+            return CompletableFuture.failedFuture(rejection(nowNanos));
+        }
+        return asyncWaiters.enqueue(end - nowNanos, permits, () -> {
+            long now = ticker.read();
+            onRejected(now);
+            return rejection(now);
+        });
+    }
+
+    private boolean nobodyWaits() {
+        return waiters.size() == 0 && asyncWaiters.size() == 0;
     }
 
     @Override
@@ -284,16 +363,16 @@ public final class ConcurrencyLimiter implements Gate {
     }
 
     private void release() {
-        inflight.decrement();
+        returnSlot();
         if (waits) {
-            waiters.grant(slots);
+            grantWaiters();
         }
     }
 
     private void complete(long now, long latencyNanos, boolean drop) {
-        int before = inflight.decrement();
+        int before = returnSlot();
         if (waits) {
-            waiters.grant(slots);
+            grantWaiters();
         }
         if (drop) {
             drops.increment();
@@ -301,9 +380,33 @@ public final class ConcurrencyLimiter implements Gate {
         sample(now, Math.max(0L, latencyNanos), before, drop);
     }
 
+    /** Returns a slot: a CAS that never goes below zero; a completion without a permit is refused. */
+    private int returnSlot() {
+        int before = inflight.decrement();
+        if (before == BoundedCounter.NOT_HELD) {
+            throw new IllegalStateException("ConcurrencyLimiter '" + name + "': a permit was returned that was "
+                    + "never acquired or was already returned (each acquire takes exactly one completion); the "
+                    + "in-flight count was left unchanged");
+        }
+        return before;
+    }
+
+    /** Hands free slots to waiting threads first, then to asynchronous waiters. */
+    private void grantWaiters() {
+        waiters.grant(slots);
+        if (asyncWaiters.size() != 0) {
+            asyncWaiters.drain(permits);
+        }
+    }
+
     // ------------------------------------------------------------------ the single writer
 
     private void sample(long now, long rtt, int inflightAtEnd, boolean drop) {
+        SampleCell[] cs = cells;
+        if (cs != null) {
+            sampleContended(cs, now, rtt, drop);
+            return;
+        }
         Writer w = writer;
         if ((int) UPDATING.getOpaque(w) == 0 && UPDATING.compareAndSet(w, 0, 1)) {
             try {
@@ -315,6 +418,9 @@ public final class ConcurrencyLimiter implements Gate {
             }
         } else {
             fold(w, rtt, drop);
+            if ((int) COLLISIONS.getAndAdd(w, 1) + 1 == STRIPE_AFTER_COLLISIONS) {
+                cells = SampleCell.newCells();
+            }
         }
         // A sample folded while this thread (or the writer it lost to) was applying: apply it now.
         // Two rounds at most, so one completion never runs the algorithm for a stream of others.
@@ -324,6 +430,40 @@ public final class ConcurrencyLimiter implements Gate {
                 long p = (long) PENDING.getAndSet(w, 0L);
                 if (p != 0) {
                     apply(now, (p >>> 1) - 1, inflight.get(), (p & 1) != 0);
+                }
+            } finally {
+                UPDATING.setRelease(w, 0);
+            }
+        }
+    }
+
+    /**
+     * Contended mode: fold the sample into this thread's cell, and apply the cells only when the cell
+     * is full, the sample is a drop, or nothing was applied for a while. The thread id picks the cell,
+     * so threads with consecutive ids never share one.
+     */
+    private void sampleContended(SampleCell[] cs, long now, long rtt, boolean drop) {
+        int count = cs[(int) Thread.currentThread().getId() & (cs.length - 1)].add(rtt, drop);
+        Writer w = writer;
+        if (count < BATCH && !drop && now - (long) LAST_APPLY.getOpaque(w) < BATCH_MAX_AGE_NANOS) {
+            return;
+        }
+        // If the writer is busy the samples stay in their cells: this thread's next completion, or any
+        // completion once BATCH_MAX_AGE_NANOS pass without an apply, applies them.
+        if ((int) UPDATING.getOpaque(w) == 0 && UPDATING.compareAndSet(w, 0, 1)) {
+            try {
+                int inflightNow = inflight.get();
+                for (SampleCell c : cs) {
+                    long word = c.take();
+                    if (word != 0) {
+                        apply(now, SampleCell.rtt(word), inflightNow, SampleCell.drop(word));
+                    }
+                }
+                if (w.pending != 0) {
+                    long p = (long) PENDING.getAndSet(w, 0L);
+                    if (p != 0) {
+                        apply(now, (p >>> 1) - 1, inflightNow, (p & 1) != 0);
+                    }
                 }
             } finally {
                 UPDATING.setRelease(w, 0);
@@ -351,6 +491,7 @@ public final class ConcurrencyLimiter implements Gate {
         int next = algorithm.update(now, rtt, inflightAtEnd, drop);
         Writer w = writer;
         SAMPLES.setRelease(w, w.samples + 1);
+        LAST_APPLY.setOpaque(w, now);
         if (next != old) {
             LIMIT.setVolatile(this, next);
             limitChanged(now, old, next);
@@ -359,7 +500,7 @@ public final class ConcurrencyLimiter implements Gate {
 
     private void limitChanged(long now, int old, int next) {
         if (next > old && waits) {
-            waiters.grant(slots);
+            grantWaiters();
         }
         Writer w = writer;
         if (next <= minLimit && !w.atFloor) {
@@ -399,9 +540,9 @@ public final class ConcurrencyLimiter implements Gate {
         return inflight.get();
     }
 
-    /** @return threads waiting for a slot */
+    /** @return callers waiting for a slot: threads and asynchronous callers */
     public int waiting() {
-        return waiters.size();
+        return waiters.size() + asyncWaiters.size();
     }
 
     /** @return requests refused since creation */
@@ -411,7 +552,7 @@ public final class ConcurrencyLimiter implements Gate {
 
     /** @return a snapshot of the state and counters */
     public ConcurrencyLimiterMetrics metrics() {
-        return new ConcurrencyLimiterMetrics(limit, inflight.get(), waiters.size(), rejected.sum(), drops.sum(),
+        return new ConcurrencyLimiterMetrics(limit, inflight.get(), waiting(), rejected.sum(), drops.sum(),
                 (long) SAMPLES.getAcquire(writer));
     }
 
@@ -437,7 +578,7 @@ public final class ConcurrencyLimiter implements Gate {
     @Override
     public String toString() {
         return "ConcurrencyLimiter[" + name + ", inflight=" + inflight.get() + "/" + limit + ", waiting="
-                + waiters.size() + ", " + algorithm + "]";
+                + waiting() + ", " + algorithm + "]";
     }
 
     /** Padding before the writer's fields. */
@@ -458,6 +599,10 @@ public final class ConcurrencyLimiter implements Gate {
         long samples;
         /** Whether the limit is at the floor (the WARN was logged); writer only. */
         boolean atFloor;
+        /** Completions that found the writer busy (counted until the cells are created). */
+        volatile int collisions;
+        /** The end reading of the last sample applied; written by the writer (opaque), read by completions. */
+        volatile long lastApplyNanos;
         long p10, p11, p12, p13, p14, p15, p16, p17;
     }
 
@@ -471,6 +616,25 @@ public final class ConcurrencyLimiter implements Gate {
         @Override
         public void giveBack() {
             inflight.decrement();
+        }
+    }
+
+    /** The limiter's slots as seen by its asynchronous waiters. */
+    private final class Permits implements AsyncWaitQueue.Permits {
+        @Override
+        public boolean tryTake() {
+            return inflight.tryIncrement(limit) > 0;
+        }
+
+        @Override
+        public void giveBack() {
+            inflight.decrement();
+            waiters.grant(slots);
+        }
+
+        @Override
+        public void waiterLeft() {
+            asyncWaiting.decrement();
         }
     }
 }

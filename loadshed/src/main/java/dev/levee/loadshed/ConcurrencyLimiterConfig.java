@@ -2,12 +2,15 @@ package dev.levee.loadshed;
 
 import dev.levee.core.Classifier;
 import dev.levee.core.Deadline;
+import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.limit.LatencyAimdLimit;
 import dev.levee.loadshed.limit.LimitAlgorithm;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -19,15 +22,22 @@ import java.util.function.Supplier;
  *   <tr><td>{@code algorithm}</td><td>{@link LatencyAimdLimit#defaults()} (seed 002)</td><td>not null</td>
  *       <td>makes each limiter's {@link LimitAlgorithm}; called once per limiter (per key, per partitioned limiter)</td></tr>
  *   <tr><td>{@code maxWait}</td><td>0 (fail fast)</td><td>[0, 1 hour]</td>
- *       <td>how long {@link ConcurrencyLimiter#acquire(long)} waits for a slot; never past the current {@link Deadline}</td></tr>
+ *       <td>how long {@link ConcurrencyLimiter#acquire(long)} (and {@link ConcurrencyLimiter#acquireAsync(long)})
+ *       waits for a slot; never past the current {@link Deadline}</td></tr>
  *   <tr><td>{@code maxWaiters}</td><td>{@value #DEFAULT_MAX_WAITERS}</td><td>[1, 1,000,000]</td>
- *       <td>threads allowed to wait at once; more are refused at once</td></tr>
+ *       <td>callers allowed to wait at once (threads and asynchronous callers together); more are refused at once</td></tr>
  *   <tr><td>{@code waitOrder}</td><td>{@link WaitOrder#FIFO}</td><td>not null</td>
  *       <td>which waiter a freed slot goes to; {@link WaitOrder#LIFO} serves the freshest request first under overload</td></tr>
  *   <tr><td>{@code classifier}</td><td>{@link Classifier#defaults()}</td><td>not null</td>
  *       <td>a failure it counts is a <em>drop</em> (an overload signal); one it ignores returns the slot without a sample</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td>
  *       <td>the time source for waits and event times</td></tr>
+ *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td>
+ *       <td>ends the waits of asynchronous callers: they are scheduled, never blocking a thread</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool (as {@code CompletableFuture}'s
+ *       {@code *Async} methods)</td><td>not null</td>
+ *       <td>where an asynchronous caller that waited is resumed: its call starts there, never on the
+ *       scheduler's thread</td></tr>
  * </table>
  */
 public final class ConcurrencyLimiterConfig {
@@ -62,6 +72,8 @@ public final class ConcurrencyLimiterConfig {
     private final WaitOrder waitOrder;
     private final Classifier classifier;
     private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
     private ConcurrencyLimiterConfig(Builder b) {
         this.algorithm = b.algorithm;
@@ -71,6 +83,8 @@ public final class ConcurrencyLimiterConfig {
         this.waitOrder = b.waitOrder;
         this.classifier = b.classifier;
         this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /** @return a builder with the defaults */
@@ -86,7 +100,7 @@ public final class ConcurrencyLimiterConfig {
     /** @return a builder holding this configuration's values */
     public Builder toBuilder() {
         return new Builder().algorithm(algorithm).maxWait(maxWait).maxWaiters(maxWaiters).waitOrder(waitOrder)
-                .classifier(classifier).ticker(ticker);
+                .classifier(classifier).ticker(ticker).scheduler(scheduler).asyncExecutor(asyncExecutor);
     }
 
     /** @return the factory of each limiter's algorithm */
@@ -124,6 +138,16 @@ public final class ConcurrencyLimiterConfig {
         return ticker;
     }
 
+    /** @return the scheduler that ends asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return where asynchronous callers that waited are resumed */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
         return "ConcurrencyLimiterConfig[maxWait=" + maxWait + ", maxWaiters=" + maxWaiters + ", waitOrder="
@@ -138,6 +162,8 @@ public final class ConcurrencyLimiterConfig {
         private WaitOrder waitOrder = DEFAULT_WAIT_ORDER;
         private Classifier classifier = Classifier.defaults();
         private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
         private Builder() {}
 
@@ -202,6 +228,31 @@ public final class ConcurrencyLimiterConfig {
         }
 
         /**
+         * The scheduler that ends the waits of asynchronous callers (default {@link Scheduler#system()}).
+         * It only hands work to {@link #asyncExecutor(Executor)}; it never runs the user's call.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where an asynchronous caller that waited for a slot is resumed (default: the common fork-join
+         * pool, as {@code CompletableFuture}'s {@code *Async} methods). Its call and every dependent
+         * stage start there.
+         *
+         * @param asyncExecutor the executor
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -217,6 +268,8 @@ public final class ConcurrencyLimiterConfig {
             Validate.notNull(p, "waitOrder", waitOrder);
             Validate.notNull(p, "classifier", classifier);
             Validate.notNull(p, "ticker", ticker);
+            Validate.notNull(p, "scheduler", scheduler);
+            Validate.notNull(p, "asyncExecutor", asyncExecutor);
             return new ConcurrencyLimiterConfig(this);
         }
     }

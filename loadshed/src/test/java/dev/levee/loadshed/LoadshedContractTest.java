@@ -1,14 +1,23 @@
 package dev.levee.loadshed;
 
 import dev.levee.core.Gate;
+import dev.levee.core.LoadSignal;
+import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.core.RandomSource;
 import dev.levee.loadshed.limit.FixedLimit;
+import dev.levee.loadshed.queue.CoDelQueueConfig;
 import dev.levee.testing.GateContract;
+import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 
 /** The load-shedding gates pass the shared {@link GateContract}. */
 class LoadshedContractTest {
+
+    private static ConcurrencyLimiter fixedLimit(ManualTicker ticker, int limit) {
+        return ConcurrencyLimiter.of("contract", ConcurrencyLimiterConfig.builder()
+                .algorithm(() -> FixedLimit.of(limit)).ticker(ticker).build());
+    }
 
     /** A concurrency limiter at a fixed limit of 3: a bound like a bulkhead's. */
     @Nested
@@ -42,6 +51,214 @@ class LoadshedContractTest {
         protected Gate newGate(ManualTicker ticker) {
             return ClientThrottle.of("contract", ClientThrottleConfig.builder()
                     .random(RandomSource.seeded(7)).ticker(ticker).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return Integer.MAX_VALUE;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return false;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /**
+     * A concurrency limiter that waits up to a second for a slot: a drained limiter delays
+     * {@code execute} and {@code executeAsync} instead of refusing them.
+     */
+    @Nested
+    class WaitingConcurrencyLimit extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return ConcurrencyLimiter.of("contract", ConcurrencyLimiterConfig.builder()
+                    .algorithm(() -> FixedLimit.of(3)).maxWait(Duration.ofSeconds(1)).ticker(ticker)
+                    .scheduler(new ManualScheduler(ticker)).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return 3;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean waitsForAPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /** Seed 002's composite shedder at a limit of 3 with quiet CPU and memory, failing fast. */
+    @Nested
+    class Adaptive extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return AdaptiveLoadShedder.of("contract", AdaptiveLoadShedderConfig.builder().maxConcurrent(3)
+                    .maxQueueDepth(0).cpu(LoadSignal.constant(0.0)).memory(LoadSignal.constant(0.0))
+                    .priorityThreshold(1.0).ticker(ticker).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return 3;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /** The composite shedder that queues callers for a slot (up to a second). */
+    @Nested
+    class AdaptiveQueueing extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return AdaptiveLoadShedder.of("contract", AdaptiveLoadShedderConfig.builder().maxConcurrent(3)
+                    .maxQueueDepth(10).maxQueueTime(Duration.ofSeconds(1)).cpu(LoadSignal.constant(0.0))
+                    .memory(LoadSignal.constant(0.0)).priorityThreshold(1.0).ticker(ticker).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return 3;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean waitsForAPermit() {
+            return true;
+        }
+    }
+
+    /** The PID shedder before its first update: rejection probability 0, it admits everything. */
+    @Nested
+    class Pid extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return PidShedder.of("contract", PidShedderConfig.builder().measurement(() -> 0.0)
+                    .random(RandomSource.seeded(7)).scheduler(new ManualScheduler(ticker)).ticker(ticker).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return Integer.MAX_VALUE;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return false;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /** The priority shedder under no load admits every level. */
+    @Nested
+    class Priority extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return PriorityShedder.of("contract", PriorityShedderConfig.builder().load(LoadSignal.constant(0.0))
+                    .ticker(ticker).build());
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return Integer.MAX_VALUE;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return false;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /** CoDel around a concurrency limit of 3, failing fast: the inner gate's bound, CoDel idle. */
+    @Nested
+    class CoDel extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return CoDelGate.of("contract", CoDelQueueConfig.defaults(), Duration.ZERO, fixedLimit(ticker, 3));
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return 3;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean claimsAllocationFreeSuccessPath() {
+            return true;
+        }
+    }
+
+    /** CoDel around a concurrency limit of 3 whose callers wait up to a second for a slot. */
+    @Nested
+    class CoDelWaiting extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return CoDelGate.of("contract", CoDelQueueConfig.defaults(), Duration.ofSeconds(1), fixedLimit(ticker, 3));
+        }
+
+        @Override
+        protected int permitsAtOnce() {
+            return 3;
+        }
+
+        @Override
+        protected boolean completionReturnsPermit() {
+            return true;
+        }
+
+        @Override
+        protected boolean waitsForAPermit() {
+            return true;
+        }
+    }
+
+    /** The goodput meter: a gate that always admits and only counts. */
+    @Nested
+    class GoodputMeter extends GateContract {
+        @Override
+        protected Gate newGate(ManualTicker ticker) {
+            return Goodput.of("contract", Duration.ofSeconds(1), ticker);
         }
 
         @Override

@@ -2,7 +2,7 @@ package dev.levee.core.internal;
 
 import dev.levee.core.Scheduler;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Model.</b> A caller that finds no permit {@linkplain #enqueue enqueues} a waiter and gets a
  * pending stage; nothing blocks. Whenever a permit may have been freed, the gate calls
- * {@link #drain}: it takes a permit on behalf of the oldest waiter and grants it. Each waiter's
+ * {@link #drain}: it takes a permit on behalf of the oldest waiter (the newest, for a queue built
+ * last-in first-out) and grants it. Each waiter's
  * maximum wait is a task on the {@link Scheduler}; when it fires first, the waiter is refused.
  *
  * <p><b>No Levee timer thread runs user code.</b> Stages are completed through the given
@@ -53,18 +54,31 @@ public final class AsyncWaitQueue {
         default void waiterLeft() {}
     }
 
-    private final ConcurrentLinkedQueue<Waiter> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedDeque<Waiter> queue = new ConcurrentLinkedDeque<>();
     private final AtomicInteger size = new AtomicInteger();
     private final Scheduler scheduler;
     private final Executor executor;
+    private final boolean lifo;
 
     /**
+     * A first-in first-out queue.
+     *
      * @param scheduler runs the expiry of each wait
      * @param executor completes the waiters' stages (dependent stages run there)
      */
     public AsyncWaitQueue(Scheduler scheduler, Executor executor) {
+        this(scheduler, executor, false);
+    }
+
+    /**
+     * @param scheduler runs the expiry of each wait
+     * @param executor completes the waiters' stages (dependent stages run there)
+     * @param lifo true to grant the newest waiter first (adaptive LIFO), false for the oldest first
+     */
+    public AsyncWaitQueue(Scheduler scheduler, Executor executor, boolean lifo) {
         this.scheduler = scheduler;
         this.executor = executor;
+        this.lifo = lifo;
     }
 
     /**
@@ -115,14 +129,15 @@ public final class AsyncWaitQueue {
     }
 
     /**
-     * Grants free permits to waiters, oldest first, until no permit or no waiter is left. Call it
+     * Grants free permits to waiters, oldest first (newest first if last-in first-out), until no
+     * permit or no waiter is left. Call it
      * after every release (when {@link #size()} is non-zero).
      *
      * @param permits the gate's permits
      */
     public void drain(Permits permits) {
         Waiter waiter;
-        while ((waiter = queue.peek()) != null) {
+        while ((waiter = lifo ? queue.peekLast() : queue.peekFirst()) != null) {
             if (waiter.state.get() != WAITING) {
                 queue.remove(waiter);
                 continue;
