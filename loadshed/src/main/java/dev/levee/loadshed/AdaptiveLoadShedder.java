@@ -3,9 +3,9 @@ package dev.levee.loadshed;
 import dev.levee.core.Deadline;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.ShedException;
+import dev.levee.core.internal.BoundedCounter;
 import dev.levee.core.internal.Validate;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
@@ -60,7 +60,8 @@ public final class AdaptiveLoadShedder extends BaseShedder {
     private final int highPriorityLevel;
     private final int maxQueueDepth;
     private final long maxQueueTimeNanos;
-    private final AtomicInteger waiting = new AtomicInteger();
+    /** Callers waiting for a slot, at most {@code maxQueueDepth}. */
+    private final BoundedCounter waiting = new BoundedCounter();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition slotFreed = lock.newCondition();
 
@@ -128,17 +129,11 @@ public final class AdaptiveLoadShedder extends BaseShedder {
     /** One bounded CAS: never more in flight than the limit read now. */
     @Override
     boolean admit() {
-        int l = limit.getAsInt();
-        while (true) {
-            int n = inFlight.get();
-            if (n >= l) {
-                return false;
-            }
-            if (inFlight.compareAndSet(n, n + 1)) {
-                countAdmitted();
-                return true;
-            }
+        if (inFlight.tryIncrement(limit.getAsInt()) < 0) {
+            return false;
         }
+        countAdmitted();
+        return true;
     }
 
     @Override
@@ -159,14 +154,8 @@ public final class AdaptiveLoadShedder extends BaseShedder {
 
     /** Waits for a slot as one of at most maxQueueDepth waiters. */
     private ShedDecision waitForSlot(long startNanos) {
-        while (true) {
-            int w = waiting.get();
-            if (w >= maxQueueDepth) {
-                return ShedDecision.QUEUE_FULL;
-            }
-            if (waiting.compareAndSet(w, w + 1)) {
-                break;
-            }
+        if (waiting.tryIncrement(maxQueueDepth) < 0) {
+            return ShedDecision.QUEUE_FULL;
         }
         Deadline deadline = Deadline.currentOrNull();
         long queueEnd = startNanos + maxQueueTimeNanos;
@@ -197,14 +186,14 @@ public final class AdaptiveLoadShedder extends BaseShedder {
                 }
             }
         } finally {
-            waiting.decrementAndGet();
+            waiting.decrement();
             lock.unlock();
         }
     }
 
     @Override
     void release() {
-        inFlight.decrementAndGet();
+        super.release();
         if (waiting.get() > 0) {
             lock.lock();
             try {

@@ -5,9 +5,9 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.ShedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.BoundedCounter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -23,7 +23,8 @@ abstract class BaseShedder implements Shedder {
     private final long retryAfterNanos;
     private final LongAdder admitted = new LongAdder();
     private final LongAdder[] shed = new LongAdder[DECISIONS.length];
-    final AtomicInteger inFlight = new AtomicInteger();
+    /** Permits out: never below zero, so a completion without a permit is refused, not counted. */
+    final BoundedCounter inFlight = new BoundedCounter();
     final EventListeners<ShedderEvent> events = new EventListeners<>();
     /** The reason of this thread's last refusal, for {@link #rejection(long)}. */
     private final ThreadLocal<ShedDecision> lastRefusal = new ThreadLocal<>();
@@ -62,9 +63,15 @@ abstract class BaseShedder implements Shedder {
 
     /** Takes the permit of an admitted request; false if a bound was lost to a race. */
     boolean admit() {
-        inFlight.incrementAndGet();
+        takePermit();
         admitted.increment();
         return true;
+    }
+
+    /** Counts a permit out for a shedder whose bound is elsewhere (a signal, the inner gate). */
+    void takePermit() {
+        // No bound of its own: RETIRED is the counter's ceiling, far above any real concurrency.
+        inFlight.tryIncrement(BoundedCounter.RETIRED);
     }
 
     /** Counts a granted permit taken by a subclass's own admission. */
@@ -89,9 +96,18 @@ abstract class BaseShedder implements Shedder {
                 + reason.reason(), retryAfterNanos, null);
     }
 
-    /** A permit came back. */
+    /**
+     * A permit came back.
+     *
+     * @throws IllegalStateException if no permit was out (a completion without an acquire, or a
+     *     second completion); the count is left unchanged
+     */
     void release() {
-        inFlight.decrementAndGet();
+        if (inFlight.decrement() == BoundedCounter.NOT_HELD) {
+            throw new IllegalStateException(getClass().getSimpleName() + " '" + name + "': a permit was returned "
+                    + "that was never acquired or was already returned (each acquire takes exactly one completion); "
+                    + "the in-flight count was left unchanged");
+        }
     }
 
     @Override

@@ -128,7 +128,7 @@ public final class CoDelGate extends BaseShedder {
 
     /** Counts a permit; a caller that did not wait is a zero-delay sample (resets CoDel when not idle). */
     private void granted(long nowNanos, boolean direct) {
-        inFlight.incrementAndGet();
+        takePermit();
         countAdmitted();
         if (direct && !idle) {
             lock.lock();
@@ -245,7 +245,7 @@ public final class CoDelGate extends BaseShedder {
                     LockSupport.unpark(d.thread);
                 }
                 waiting = waiters.size();
-                inFlight.incrementAndGet();
+                takePermit();
                 countAdmitted();
                 chosen.state = GRANTED;
                 LockSupport.unpark(chosen.thread);
@@ -257,7 +257,7 @@ public final class CoDelGate extends BaseShedder {
 
     @Override
     void release() {
-        inFlight.decrementAndGet();
+        super.release();
         dispatch();
     }
 

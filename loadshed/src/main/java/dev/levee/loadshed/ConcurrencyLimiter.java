@@ -545,6 +545,11 @@ public final class ConcurrencyLimiter implements Gate {
         return waiters.size() + asyncWaiters.size();
     }
 
+    /** @return whether completions have contended and now fold samples into per-thread cells (for tests) */
+    boolean contended() {
+        return cells != null;
+    }
+
     /** @return requests refused since creation */
     public long rejectedCount() {
         return rejected.sum();
