@@ -1,6 +1,5 @@
 package dev.levee.bulkhead;
 
-import dev.levee.bulkhead.internal.Waits;
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.Chain;
 import dev.levee.core.CheckedSupplier;
@@ -12,6 +11,7 @@ import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
+import dev.levee.core.internal.Waits;
 import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.BoundedCounter;
 import java.lang.invoke.MethodHandles;

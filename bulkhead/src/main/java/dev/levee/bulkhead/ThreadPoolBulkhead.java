@@ -1,7 +1,7 @@
 package dev.levee.bulkhead;
 
 import dev.levee.core.internal.VirtualThreads;
-import dev.levee.bulkhead.internal.Waits;
+import dev.levee.core.internal.Waits;
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.Chain;
 import dev.levee.core.CheckedSupplier;

@@ -14,6 +14,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.BoundedCounter;
 import dev.levee.core.internal.Validate;
+import dev.levee.core.internal.Waits;
 import dev.levee.loadshed.internal.SampleCell;
 import dev.levee.loadshed.internal.WaitQueue;
 import dev.levee.loadshed.limit.LimitAlgorithm;
@@ -266,7 +267,7 @@ public final class ConcurrencyLimiter implements Gate {
             onRejected(nowNanos);
             throw rejection(nowNanos);
         }
-        long end = WaitQueue.waitEnd(ticker, nowNanos, maxWaitNanos);
+        long end = Waits.waitEnd(ticker, nowNanos, maxWaitNanos);
         if (end <= nowNanos) {
             onRejected(nowNanos);
             throw rejection(nowNanos);
@@ -301,7 +302,7 @@ public final class ConcurrencyLimiter implements Gate {
         if ((lifo || nobodyWaits()) && inflight.tryIncrement(limit) > 0) {
             return Gate.granted();
         }
-        long end = waits ? WaitQueue.waitEnd(ticker, nowNanos, maxWaitNanos) : nowNanos;
+        long end = waits ? Waits.waitEnd(ticker, nowNanos, maxWaitNanos) : nowNanos;
         if (end <= nowNanos || asyncWaiting.tryIncrement(maxWaiters) < 0) {
             onRejected(nowNanos);
             return CompletableFuture.failedFuture(rejection(nowNanos));

@@ -1,8 +1,7 @@
 package dev.levee.loadshed.internal;
 
-import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
-import dev.levee.core.internal.Nanos;
+import dev.levee.core.internal.Waits;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,12 +19,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Cost: nothing unless someone waits (one volatile read on release); a waiter allocates its node.
  */
 public final class WaitQueue {
-    /**
-     * On a ticker other than the system one (a test's {@code ManualTicker}), a parked thread cannot be
-     * woken by the ticker moving; it re-reads the ticker at least this often of real time instead.
-     */
-    static final long FOREIGN_TICKER_RECHECK_NANOS = 1_000_000L;
-
     /** The slots a waiter waits for. */
     public interface Slots {
         /**
@@ -126,8 +119,7 @@ public final class WaitQueue {
                     return Result.TIMED_OUT;
                 }
                 try {
-                    node.condition.awaitNanos(
-                            ticker == Ticker.system() ? remaining : Math.min(remaining, FOREIGN_TICKER_RECHECK_NANOS));
+                    node.condition.awaitNanos(Waits.parkNanos(ticker, remaining));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     if (node.granted) {
@@ -149,25 +141,6 @@ public final class WaitQueue {
     private void remove(Node node) {
         nodes.remove(node);
         size = nodes.size();
-    }
-
-    /**
-     * The instant, on {@code ticker}, at which a wait starting at {@code nowNanos} must end: the
-     * earlier of {@code now + maxWait} and the current {@link Deadline}.
-     *
-     * @param ticker the waiting policy's ticker
-     * @param nowNanos a reading of {@code ticker}
-     * @param maxWaitNanos the policy's own bound
-     * @return the end instant, saturated
-     */
-    public static long waitEnd(Ticker ticker, long nowNanos, long maxWaitNanos) {
-        long end = Nanos.add(nowNanos, maxWaitNanos);
-        Deadline deadline = Deadline.currentOrNull();
-        if (deadline != null) {
-            long remaining = deadline.ticker() == ticker ? deadline.remainingNanos(nowNanos) : deadline.remainingNanos();
-            end = Math.min(end, Nanos.add(nowNanos, remaining));
-        }
-        return end;
     }
 
     private static final class Node {

@@ -35,7 +35,7 @@ import java.time.Duration;
  *
  * <p><b>Cost.</b> Two comparisons and an add or a multiply per sample. Single writer.
  */
-public final class DropAimdLimit implements LimitAlgorithm {
+public final class DropAimdLimit extends BoundedLimit {
     /** Default starting limit. */
     public static final int DEFAULT_INITIAL_LIMIT = 20;
     /** Default floor. */
@@ -47,18 +47,13 @@ public final class DropAimdLimit implements LimitAlgorithm {
     /** Default latency above which a success counts as a drop. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
-    private final int initialLimit;
-    private final int minLimit;
-    private final int maxLimit;
     private final double backoffRatio;
     private final long timeoutNanos;
     private final RttWindow window = new RttWindow();
     private int limit;
 
     private DropAimdLimit(Builder b) {
-        this.initialLimit = b.initialLimit;
-        this.minLimit = b.minLimit;
-        this.maxLimit = b.maxLimit;
+        super(b);
         this.backoffRatio = b.backoffRatio;
         this.timeoutNanos = b.timeout.toNanos();
         this.limit = b.initialLimit;
@@ -92,21 +87,6 @@ public final class DropAimdLimit implements LimitAlgorithm {
     }
 
     @Override
-    public int initialLimit() {
-        return initialLimit;
-    }
-
-    @Override
-    public int minLimit() {
-        return minLimit;
-    }
-
-    @Override
-    public int maxLimit() {
-        return maxLimit;
-    }
-
-    @Override
     public String toString() {
         return "DropAimdLimit[limit=" + limit + ", min=" + minLimit + ", max=" + maxLimit + "]";
     }
@@ -119,9 +99,6 @@ public final class DropAimdLimit implements LimitAlgorithm {
         private Builder() {
             super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
         }
-
-
-
 
         /**
          * @param backoffRatio the multiplier on a drop (default {@value #DEFAULT_BACKOFF_RATIO}), in (0, 1)

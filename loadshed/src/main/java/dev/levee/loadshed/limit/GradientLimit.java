@@ -57,7 +57,7 @@ import java.time.Duration;
  *
  * <p><b>Cost.</b> Two divisions and a few multiplications per sample. Single writer.
  */
-public final class GradientLimit implements LimitAlgorithm {
+public final class GradientLimit extends BoundedLimit {
     /** Default starting limit. */
     public static final int DEFAULT_INITIAL_LIMIT = 20;
     /** Default floor. */
@@ -79,9 +79,6 @@ public final class GradientLimit implements LimitAlgorithm {
     /** Default relative jitter of the probe period. */
     public static final double DEFAULT_PROBE_JITTER = 0.15;
 
-    private final int initialLimit;
-    private final int minLimit;
-    private final int maxLimit;
     private final double tolerance;
     private final int queueSize;
     private final double smoothing;
@@ -93,15 +90,13 @@ public final class GradientLimit implements LimitAlgorithm {
     private double shortRtt;
 
     private GradientLimit(Builder b) {
-        this.initialLimit = b.initialLimit;
-        this.minLimit = b.minLimit;
-        this.maxLimit = b.maxLimit;
+        super(b);
         this.tolerance = b.tolerance;
         this.queueSize = b.queueSize;
         this.smoothing = b.smoothing;
         this.shortWeight = 1.0 / b.shortWindow;
         this.backoffRatio = b.backoffRatio;
-        this.noLoad = new NoLoadRtt(b.probeInterval.toNanos(), b.probeJitter, b.random, b.minLimit);
+        this.noLoad = b.newNoLoadRtt();
         this.limit = b.initialLimit;
     }
 
@@ -154,43 +149,22 @@ public final class GradientLimit implements LimitAlgorithm {
     }
 
     @Override
-    public int initialLimit() {
-        return initialLimit;
-    }
-
-    @Override
-    public int minLimit() {
-        return minLimit;
-    }
-
-    @Override
-    public int maxLimit() {
-        return maxLimit;
-    }
-
-    @Override
     public String toString() {
         return "GradientLimit[limit=" + (int) limit + ", short=" + shortRtt / 1e6 + "ms, baseline="
                 + noLoad.base() / 1e6 + "ms]";
     }
 
     /** Builds a {@link GradientLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
-    public static final class Builder extends LimitBuilder<Builder> {
+    public static final class Builder extends ProbingLimitBuilder<Builder> {
         private double tolerance = DEFAULT_TOLERANCE;
         private int queueSize = DEFAULT_QUEUE_SIZE;
         private double smoothing = DEFAULT_SMOOTHING;
         private int shortWindow = DEFAULT_SHORT_WINDOW;
         private double backoffRatio = DEFAULT_BACKOFF_RATIO;
-        private Duration probeInterval = DEFAULT_PROBE_INTERVAL;
-        private double probeJitter = DEFAULT_PROBE_JITTER;
-        private RandomSource random = RandomSource.threadLocal();
 
         private Builder() {
-            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_PROBE_INTERVAL, DEFAULT_PROBE_JITTER);
         }
-
-
-
 
         /**
          * @param tolerance recent latency up to this multiple of the baseline is not congestion (default {@value #DEFAULT_TOLERANCE}), in [1, 10]
@@ -238,33 +212,6 @@ public final class GradientLimit implements LimitAlgorithm {
         }
 
         /**
-         * @param probeInterval how often the baseline is re-measured at half the limit (default 60 s; zero: never)
-         * @return this builder
-         */
-        public Builder probeInterval(Duration probeInterval) {
-            this.probeInterval = probeInterval;
-            return this;
-        }
-
-        /**
-         * @param probeJitter relative jitter of the probe period (default {@value #DEFAULT_PROBE_JITTER}), in [0, 1)
-         * @return this builder
-         */
-        public Builder probeJitter(double probeJitter) {
-            this.probeJitter = probeJitter;
-            return this;
-        }
-
-        /**
-         * @param random the source of probe jitter (default thread-local; seed it in tests)
-         * @return this builder
-         */
-        public Builder random(RandomSource random) {
-            this.random = random;
-            return this;
-        }
-
-        /**
          * @return a new algorithm instance
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
@@ -276,10 +223,7 @@ public final class GradientLimit implements LimitAlgorithm {
             Validate.check(smoothing > 0 && smoothing <= 1, p, "smoothing", "in (0, 1]", smoothing);
             Validate.inRange(p, "shortWindow", shortWindow, 1, 10_000);
             Validate.check(backoffRatio > 0 && backoffRatio < 1, p, "backoffRatio", "in (0, 1)", backoffRatio);
-            Validate.notNull(p, "probeInterval", probeInterval);
-            Validate.nonNegative(p, "probeInterval", probeInterval);
-            Validate.check(probeJitter >= 0 && probeJitter < 1, p, "probeJitter", "in [0, 1)", probeJitter);
-            Validate.notNull(p, "random", random);
+            checkProbe(p);
             return new GradientLimit(this);
         }
     }

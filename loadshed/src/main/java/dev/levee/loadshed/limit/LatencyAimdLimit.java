@@ -48,7 +48,7 @@ import java.time.Duration;
  * <p><b>Cost.</b> A comparison and an add or a multiply per sample. Not thread-safe: a limiter feeds it
  * from one thread at a time ({@link LimitAlgorithm}).
  */
-public final class LatencyAimdLimit implements LimitAlgorithm {
+public final class LatencyAimdLimit extends BoundedLimit {
     /** Seed 002: the limit starts at {@code max_concurrent} = 100. */
     public static final int DEFAULT_INITIAL_LIMIT = 100;
     /** Seed 002: {@code max(10, …)}. */
@@ -64,9 +64,6 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
     /** Our one addition to seed 002: at most one change per round trip (see the class comment). */
     public static final boolean DEFAULT_ONCE_PER_RTT = true;
 
-    private final int initialLimit;
-    private final int minLimit;
-    private final int maxLimit;
     private final long targetNanos;
     private final long decreaseAboveNanos;
     private final double backoffRatio;
@@ -75,9 +72,7 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
     private int limit;
 
     private LatencyAimdLimit(Builder b) {
-        this.initialLimit = b.initialLimit;
-        this.minLimit = b.minLimit;
-        this.maxLimit = b.maxLimit;
+        super(b);
         this.targetNanos = b.target.toNanos();
         this.decreaseAboveNanos = (long) Math.min(Long.MAX_VALUE, targetNanos * b.decreaseThreshold);
         this.backoffRatio = b.backoffRatio;
@@ -113,21 +108,6 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
     }
 
     @Override
-    public int initialLimit() {
-        return initialLimit;
-    }
-
-    @Override
-    public int minLimit() {
-        return minLimit;
-    }
-
-    @Override
-    public int maxLimit() {
-        return maxLimit;
-    }
-
-    @Override
     public String toString() {
         return "LatencyAimdLimit[limit=" + limit + ", min=" + minLimit + ", max=" + maxLimit + ", target="
                 + targetNanos / 1_000_000.0 + "ms]";
@@ -153,9 +133,6 @@ public final class LatencyAimdLimit implements LimitAlgorithm {
             this.oncePerRtt = oncePerRtt;
             return this;
         }
-
-
-
 
         /**
          * @param target completions faster than this raise the limit (default 100 ms), positive

@@ -51,7 +51,7 @@ public abstract class LimitBuilder<B extends LimitBuilder<B>> {
     }
 
     @SuppressWarnings("unchecked")
-    private B self() {
+    final B self() {
         return (B) this;
     }
 }

@@ -54,7 +54,7 @@ import java.time.Duration;
  * <p><b>Cost.</b> A division, a table lookup for {@code log10} (limits up to 1000) and a few
  * comparisons per sample. Single writer.
  */
-public final class VegasLimit implements LimitAlgorithm {
+public final class VegasLimit extends BoundedLimit {
     /** Default starting limit. */
     public static final int DEFAULT_INITIAL_LIMIT = 20;
     /** Default floor. */
@@ -72,9 +72,6 @@ public final class VegasLimit implements LimitAlgorithm {
 
     private static final double[] LOG10 = log10Table(1000);
 
-    private final int initialLimit;
-    private final int minLimit;
-    private final int maxLimit;
     private final double alpha;
     private final double beta;
     private final NoLoadRtt noLoad;
@@ -82,12 +79,10 @@ public final class VegasLimit implements LimitAlgorithm {
     private double limit;
 
     private VegasLimit(Builder b) {
-        this.initialLimit = b.initialLimit;
-        this.minLimit = b.minLimit;
-        this.maxLimit = b.maxLimit;
+        super(b);
         this.alpha = b.alpha;
         this.beta = b.beta;
-        this.noLoad = new NoLoadRtt(b.probeInterval.toNanos(), b.probeJitter, b.random, b.minLimit);
+        this.noLoad = b.newNoLoadRtt();
         this.limit = b.initialLimit;
     }
 
@@ -157,39 +152,18 @@ public final class VegasLimit implements LimitAlgorithm {
     }
 
     @Override
-    public int initialLimit() {
-        return initialLimit;
-    }
-
-    @Override
-    public int minLimit() {
-        return minLimit;
-    }
-
-    @Override
-    public int maxLimit() {
-        return maxLimit;
-    }
-
-    @Override
     public String toString() {
         return "VegasLimit[limit=" + (int) limit + ", baseline=" + noLoad.base() / 1_000_000.0 + "ms]";
     }
 
     /** Builds a {@link VegasLimit}; {@link #build()} validates and may be called repeatedly; bounds from {@link LimitBuilder}. */
-    public static final class Builder extends LimitBuilder<Builder> {
+    public static final class Builder extends ProbingLimitBuilder<Builder> {
         private double alpha = DEFAULT_ALPHA;
         private double beta = DEFAULT_BETA;
-        private Duration probeInterval = DEFAULT_PROBE_INTERVAL;
-        private double probeJitter = DEFAULT_PROBE_JITTER;
-        private RandomSource random = RandomSource.threadLocal();
 
         private Builder() {
-            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT);
+            super(DEFAULT_INITIAL_LIMIT, DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_PROBE_INTERVAL, DEFAULT_PROBE_JITTER);
         }
-
-
-
 
         /**
          * @param alpha grow while the estimated queue is below {@code alpha × log10 L} (default {@value #DEFAULT_ALPHA})
@@ -210,33 +184,6 @@ public final class VegasLimit implements LimitAlgorithm {
         }
 
         /**
-         * @param probeInterval how often the baseline is re-measured at half the limit (default 60 s; zero: never)
-         * @return this builder
-         */
-        public Builder probeInterval(Duration probeInterval) {
-            this.probeInterval = probeInterval;
-            return this;
-        }
-
-        /**
-         * @param probeJitter relative jitter of the probe period (default {@value #DEFAULT_PROBE_JITTER}), in [0, 1)
-         * @return this builder
-         */
-        public Builder probeJitter(double probeJitter) {
-            this.probeJitter = probeJitter;
-            return this;
-        }
-
-        /**
-         * @param random the source of probe jitter (default thread-local; seed it in tests)
-         * @return this builder
-         */
-        public Builder random(RandomSource random) {
-            this.random = random;
-            return this;
-        }
-
-        /**
          * @return a new algorithm instance
          * @throws dev.levee.core.InvalidConfigException naming the field, bound and value
          */
@@ -245,10 +192,7 @@ public final class VegasLimit implements LimitAlgorithm {
             checkBounds(p);
             Validate.check(alpha > 0 && alpha <= 1000, p, "alpha", "in (0, 1000]", alpha);
             Validate.check(beta > alpha && beta <= 1000, p, "beta", "in (alpha, 1000] with alpha = " + alpha, beta);
-            Validate.notNull(p, "probeInterval", probeInterval);
-            Validate.nonNegative(p, "probeInterval", probeInterval);
-            Validate.check(probeJitter >= 0 && probeJitter < 1, p, "probeJitter", "in [0, 1)", probeJitter);
-            Validate.notNull(p, "random", random);
+            checkProbe(p);
             return new VegasLimit(this);
         }
     }

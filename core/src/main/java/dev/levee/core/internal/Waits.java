@@ -1,10 +1,13 @@
-package dev.levee.bulkhead.internal;
+package dev.levee.core.internal;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
-import dev.levee.core.internal.Nanos;
 
-/** Time arithmetic shared by the bulkheads' waits. Not for users: may change without notice. */
+/**
+ * Time arithmetic shared by every bounded wait (the bulkheads', the concurrency limiter's): when a
+ * wait must end, and how long to park on a ticker that may not be the system's. Not for users: may
+ * change without notice.
+ */
 public final class Waits {
     /**
      * On a ticker other than the system one (a test's {@code ManualTicker}), a parked thread cannot be
