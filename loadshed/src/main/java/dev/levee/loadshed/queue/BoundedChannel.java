@@ -5,7 +5,6 @@ import dev.levee.core.DeadlineExceededException;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
-import dev.levee.loadshed.internal.QueueCounters;
 import dev.levee.loadshed.internal.TimedRing;
 import java.time.Duration;
 import java.util.Objects;
@@ -66,7 +65,7 @@ public final class BoundedChannel<T> implements MeasuredQueue {
     private final Condition notEmpty = lock.newCondition();
     private final Condition notFull = lock.newCondition();
     private final TimedRing<T> ring;
-    private final QueueCounters counters = new QueueCounters();
+    private final QueueStats stats = new QueueStats();
     private volatile int depth;
     private volatile boolean closed;
 
@@ -164,7 +163,7 @@ public final class BoundedChannel<T> implements MeasuredQueue {
         lock.lock();
         try {
             if (ring.isFull()) {
-                counters.countDrop(DropReason.QUEUE_FULL);
+                stats.countDrop(DropReason.QUEUE_FULL);
                 return false;
             }
             return enqueueLocked(item);
@@ -192,7 +191,7 @@ public final class BoundedChannel<T> implements MeasuredQueue {
         try {
             while (!closed && ring.isFull()) {
                 if (nanos <= 0) {
-                    counters.countDrop(DropReason.QUEUE_FULL);
+                    stats.countDrop(DropReason.QUEUE_FULL);
                     return false;
                 }
                 nanos = notFull.awaitNanos(nanos);
@@ -274,7 +273,7 @@ public final class BoundedChannel<T> implements MeasuredQueue {
     private T dequeueLocked() {
         long stamp = ring.firstStamp();
         T item = Objects.requireNonNull(ring.pollFirst());
-        counters.served(ticker.read() - stamp);
+        stats.served(ticker.read() - stamp);
         depth = ring.size();
         notFull.signal();
         if (closed && ring.isEmpty()) {
@@ -329,23 +328,8 @@ public final class BoundedChannel<T> implements MeasuredQueue {
     }
 
     @Override
-    public long dropCount(DropReason reason) {
-        return counters.dropCount(reason);
-    }
-
-    @Override
-    public long lastSojournNanos() {
-        return counters.lastSojournNanos();
-    }
-
-    @Override
-    public long latencyCount(int bucket) {
-        return counters.latency().cumulativeCount(bucket);
-    }
-
-    @Override
-    public long latencySumNanos() {
-        return counters.latency().sumNanos();
+    public QueueStats stats() {
+        return stats;
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.levee.loadshed.queue;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.internal.CoDelController;
-import dev.levee.loadshed.internal.QueueCounters;
 import dev.levee.loadshed.internal.TimedRing;
 import java.util.AbstractQueue;
 import java.util.ArrayList;
@@ -71,7 +70,7 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
     private final Condition notFull = lock.newCondition();
     private final TimedRing<T> ring;
     private final CoDelController codel;
-    private final QueueCounters counters = new QueueCounters();
+    private final QueueStats stats = new QueueStats();
     private volatile int depth;
     private volatile boolean congested;
 
@@ -148,7 +147,7 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
         lock.lock();
         try {
             if (ring.isFull()) {
-                counters.countDrop(DropReason.QUEUE_FULL);
+                stats.countDrop(DropReason.QUEUE_FULL);
                 return false;
             }
             enqueueLocked(item, now);
@@ -186,7 +185,7 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
         try {
             while (ring.isFull()) {
                 if (nanos <= 0L) {
-                    counters.countDrop(DropReason.QUEUE_FULL);
+                    stats.countDrop(DropReason.QUEUE_FULL);
                     return false;
                 }
                 nanos = notFull.awaitNanos(nanos);
@@ -271,13 +270,13 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
             Object[] out = new Object[drops];
             for (int i = 0; i < drops; i++) {
                 out[i] = ring.pollFirst();
-                counters.countDrop(DropReason.CODEL);
+                stats.countDrop(DropReason.CODEL);
             }
             pendingDrops = out;
         }
         congested = codel.congested();
         depth = ring.size();
-        counters.served(servedSojourn);
+        stats.served(servedSojourn);
         notFull.signal();
         if (drops > 0) {
             notFull.signalAll();
@@ -295,7 +294,7 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
     private void deliverDrops(Object @Nullable [] dropped) {
         if (dropped != null) {
             for (Object o : dropped) {
-                QueueCounters.notify(listener, name, (T) o, DropReason.CODEL);
+                QueueStats.notify(listener, name, (T) o, DropReason.CODEL);
             }
         }
     }
@@ -415,23 +414,8 @@ public final class CoDelQueue<T> extends AbstractQueue<T> implements BlockingQue
     }
 
     @Override
-    public long dropCount(DropReason reason) {
-        return counters.dropCount(reason);
-    }
-
-    @Override
-    public long lastSojournNanos() {
-        return counters.lastSojournNanos();
-    }
-
-    @Override
-    public long latencyCount(int bucket) {
-        return counters.latency().cumulativeCount(bucket);
-    }
-
-    @Override
-    public long latencySumNanos() {
-        return counters.latency().sumNanos();
+    public QueueStats stats() {
+        return stats;
     }
 
     @Override

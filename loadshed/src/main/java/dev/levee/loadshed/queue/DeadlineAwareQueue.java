@@ -4,7 +4,6 @@ import dev.levee.core.Deadline;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Nanos;
-import dev.levee.loadshed.internal.QueueCounters;
 import dev.levee.loadshed.internal.TimedRing;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +76,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final TimedRing<T>[] rings = newRings();
-    private final QueueCounters counters = new QueueCounters();
+    private final QueueStats stats = new QueueStats();
     private int size;
     private volatile int depth;
 
@@ -215,7 +214,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
         try {
             dropped = dropExpiredHeads(now, dropped);
             if (deadline - now <= 0) {
-                counters.countDrop(DropReason.QUEUE_FULL);
+                stats.countDrop(DropReason.QUEUE_FULL);
                 accepted = false;
             } else {
                 if (size == maxSize) {
@@ -229,7 +228,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
                     }
                 }
                 if (size == maxSize) {
-                    counters.countDrop(DropReason.QUEUE_FULL);
+                    stats.countDrop(DropReason.QUEUE_FULL);
                     accepted = false;
                 } else {
                     rings[priority].addLast(item, now, deadline);
@@ -282,7 +281,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
     /** Counts the drop and remembers it for the listener (entry, reason pairs). */
     private List<Object> add(@Nullable List<Object> dropped, @Nullable Object item, DropReason reason) {
         List<Object> out = dropped != null ? dropped : new ArrayList<>(4);
-        counters.countDrop(reason);
+        stats.countDrop(reason);
         out.add(Objects.requireNonNull(item));
         out.add(reason);
         return out;
@@ -292,7 +291,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
     private void deliver(@Nullable List<Object> dropped) {
         if (dropped != null) {
             for (int i = 0; i < dropped.size(); i += 2) {
-                QueueCounters.notify(listener, name, (T) dropped.get(i), (DropReason) dropped.get(i + 1));
+                QueueStats.notify(listener, name, (T) dropped.get(i), (DropReason) dropped.get(i + 1));
             }
         }
     }
@@ -320,7 +319,7 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
                     } else if (left < minRemainingNanos) {
                         dropped = add(dropped, head, DropReason.TOO_LATE);
                     } else {
-                        counters.served(now - stamp);
+                        stats.served(now - stamp);
                         item = head;
                         break;
                     }
@@ -417,23 +416,8 @@ public final class DeadlineAwareQueue<T> implements MeasuredQueue {
     }
 
     @Override
-    public long dropCount(DropReason reason) {
-        return counters.dropCount(reason);
-    }
-
-    @Override
-    public long lastSojournNanos() {
-        return counters.lastSojournNanos();
-    }
-
-    @Override
-    public long latencyCount(int bucket) {
-        return counters.latency().cumulativeCount(bucket);
-    }
-
-    @Override
-    public long latencySumNanos() {
-        return counters.latency().sumNanos();
+    public QueueStats stats() {
+        return stats;
     }
 
     @Override

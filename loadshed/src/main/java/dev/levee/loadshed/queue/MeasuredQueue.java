@@ -26,19 +26,30 @@ public interface MeasuredQueue {
     }
 
     /**
+     * The queue's counters: drops by reason, the last sojourn, the latency histogram.
+     *
+     * @return the live counters (reads are lock-free)
+     */
+    QueueStats stats();
+
+    /**
      * Entries dropped or refused for {@code reason} since creation.
      *
      * @param reason the reason
      * @return the count
      */
-    long dropCount(DropReason reason);
+    default long dropCount(DropReason reason) {
+        return stats().dropCount(reason);
+    }
 
     /**
      * The sojourn of the entry most recently handed to a consumer, in nanoseconds (0 before any).
      *
      * @return the last queue delay
      */
-    long lastSojournNanos();
+    default long lastSojournNanos() {
+        return stats().lastSojournNanos();
+    }
 
     /**
      * The queue-latency histogram (buckets of seed 002, 1 ms to 5 s), cumulative counts.
@@ -46,8 +57,12 @@ public interface MeasuredQueue {
      * @param bucket a bucket index in [0, 11]; 11 counts every entry
      * @return entries that waited at most the bucket's bound
      */
-    long latencyCount(int bucket);
+    default long latencyCount(int bucket) {
+        return stats().latencyCount(bucket);
+    }
 
     /** @return the sum of all recorded queue delays, nanoseconds */
-    long latencySumNanos();
+    default long latencySumNanos() {
+        return stats().latencySumNanos();
+    }
 }

@@ -1,24 +1,24 @@
-package dev.levee.loadshed.internal;
+package dev.levee.loadshed.queue;
 
-import dev.levee.loadshed.queue.DropListener;
-import dev.levee.loadshed.queue.DropReason;
+import dev.levee.loadshed.internal.QueueLatencyHistogram;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The counters every queue keeps: drops by reason, the latency histogram and the last sojourn. Shared
- * so the three queues report the same way.
+ * The counters every {@link MeasuredQueue} keeps: drops by reason, the queue-latency histogram and the
+ * last sojourn. One class, so the three queues count and report the same way; only the queue that owns
+ * it writes to it (under its lock), anyone may read it (lock-free, allocation-free).
  */
-public final class QueueCounters {
-    private static final Logger LOG = LoggerFactory.getLogger(QueueCounters.class);
+public final class QueueStats {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueStats.class);
 
     private final LongAdder[] drops = new LongAdder[DropReason.values().length];
     private final QueueLatencyHistogram latency = new QueueLatencyHistogram();
     private final java.util.concurrent.atomic.AtomicLong lastSojourn = new java.util.concurrent.atomic.AtomicLong();
 
-    /** Creates zeroed counters. */
-    public QueueCounters() {
+    /** Zeroed counters, for a queue of this package. */
+    QueueStats() {
         for (int i = 0; i < drops.length; i++) {
             drops[i] = new LongAdder();
         }
@@ -29,7 +29,7 @@ public final class QueueCounters {
      *
      * @param reason why
      */
-    public void countDrop(DropReason reason) {
+    void countDrop(DropReason reason) {
         drops[reason.ordinal()].increment();
     }
 
@@ -39,12 +39,14 @@ public final class QueueCounters {
      *
      * @param sojournNanos how long it waited
      */
-    public void served(long sojournNanos) {
+    void served(long sojournNanos) {
         lastSojourn.lazySet(sojournNanos);
         latency.record(sojournNanos);
     }
 
     /**
+     * Entries dropped or refused for {@code reason} since creation.
+     *
      * @param reason a reason
      * @return its count
      */
@@ -52,14 +54,24 @@ public final class QueueCounters {
         return drops[reason.ordinal()].sum();
     }
 
-    /** @return the last sojourn recorded */
+    /** @return the sojourn of the entry most recently handed to a consumer, in nanoseconds (0 before any) */
     public long lastSojournNanos() {
         return lastSojourn.get();
     }
 
-    /** @return the histogram */
-    public QueueLatencyHistogram latency() {
-        return latency;
+    /**
+     * The queue-latency histogram (buckets of seed 002, 1 ms to 5 s), cumulative counts.
+     *
+     * @param bucket a bucket index in [0, 11]; 11 counts every entry
+     * @return entries that waited at most the bucket's bound
+     */
+    public long latencyCount(int bucket) {
+        return latency.cumulativeCount(bucket);
+    }
+
+    /** @return the sum of all recorded queue delays, nanoseconds */
+    public long latencySumNanos() {
+        return latency.sumNanos();
     }
 
     /**
@@ -72,7 +84,7 @@ public final class QueueCounters {
      * @param reason why
      * @param <T> the entry type
      */
-    public static <T> void notify(DropListener<? super T> listener, String queueName, T item, DropReason reason) {
+    static <T> void notify(DropListener<? super T> listener, String queueName, T item, DropReason reason) {
         try {
             listener.dropped(item, reason);
         } catch (Exception e) {
