@@ -148,9 +148,8 @@ public final class ConcurrencyLimiter implements Gate {
     private final boolean lifo;
     private final BoundedCounter inflight = new BoundedCounter();
     private final WaitQueue waiters;
-    private final WaitQueue.Slots slots = new Slots();
+    private final Slots slots = new Slots();
     private final AsyncWaitQueue asyncWaiters;
-    private final AsyncWaitQueue.Permits permits = new Permits();
     /** Asynchronous callers waiting, bounded by {@code maxWaiters}. */
     private final BoundedCounter asyncWaiting = new BoundedCounter();
     private final int maxWaiters;
@@ -307,7 +306,7 @@ public final class ConcurrencyLimiter implements Gate {
             onRejected(nowNanos);
             return CompletableFuture.failedFuture(rejection(nowNanos));
         }
-        return asyncWaiters.enqueue(end - nowNanos, permits, () -> {
+        return asyncWaiters.enqueue(end - nowNanos, slots, () -> {
             long now = ticker.read();
             onRejected(now);
             return rejection(now);
@@ -396,7 +395,7 @@ public final class ConcurrencyLimiter implements Gate {
     private void grantWaiters() {
         waiters.grant(slots);
         if (asyncWaiters.size() != 0) {
-            asyncWaiters.drain(permits);
+            asyncWaiters.drain(slots);
         }
     }
 
@@ -612,30 +611,21 @@ public final class ConcurrencyLimiter implements Gate {
         long p10, p11, p12, p13, p14, p15, p16, p17;
     }
 
-    /** The limiter's slots as seen by its wait queue. */
-    private final class Slots implements WaitQueue.Slots {
+    /**
+     * The limiter's slots as its waiters see them: threads in {@link WaitQueue}, asynchronous callers
+     * in {@link AsyncWaitQueue}.
+     */
+    private final class Slots implements WaitQueue.Slots, AsyncWaitQueue.Permits {
         @Override
         public boolean tryTake() {
             return inflight.tryIncrement(limit) > 0;
         }
 
+        /** A slot taken for a waiter that could not use it goes to a waiting thread, if any. */
         @Override
         public void giveBack() {
             inflight.decrement();
-        }
-    }
-
-    /** The limiter's slots as seen by its asynchronous waiters. */
-    private final class Permits implements AsyncWaitQueue.Permits {
-        @Override
-        public boolean tryTake() {
-            return inflight.tryIncrement(limit) > 0;
-        }
-
-        @Override
-        public void giveBack() {
-            inflight.decrement();
-            waiters.grant(slots);
+            waiters.grant(this);
         }
 
         @Override
