@@ -1,10 +1,15 @@
 package dev.levee.loadshed;
 
 import dev.levee.core.Deadline;
+import dev.levee.core.Gate;
 import dev.levee.core.LoadSignal;
 import dev.levee.core.ShedException;
+import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.BoundedCounter;
 import dev.levee.core.internal.Validate;
+import dev.levee.core.internal.Waits;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,7 +45,12 @@ import java.util.function.IntSupplier;
  * what {@link dev.levee.core.Pipeline}s call — waits when {@code queued}: for a slot to free, up to
  * {@code maxQueueTime} and never past the current {@link Deadline} ({@code queue_timeout} or
  * {@code deadline}); an interrupted waiter keeps its interrupt flag and is refused. The priority is
- * {@link RequestPriority#current()}.
+ * {@link RequestPriority#current()}. {@link #acquireAsync(long)} — what {@code executeAsync} and
+ * asynchronous pipelines call — waits the same way without blocking: a pending stage granted by a
+ * completion (asynchronous callers oldest first among themselves; a freed slot goes to whichever of a
+ * woken thread and the oldest asynchronous caller takes it first), or refused when the wait ends; it
+ * is completed on the configured {@code asyncExecutor}. Threads and asynchronous callers together
+ * are at most {@code maxQueueDepth}.
  *
  * <p><b>Guarantees.</b> In flight never exceeds the limit read at admission (one bounded CAS); at most
  * {@code maxQueueDepth} callers wait; every refusal is counted by reason. The limit is any
@@ -60,8 +70,26 @@ public final class AdaptiveLoadShedder extends BaseShedder {
     private final int highPriorityLevel;
     private final int maxQueueDepth;
     private final long maxQueueTimeNanos;
-    /** Callers waiting for a slot, at most {@code maxQueueDepth}. */
+    /** Callers waiting for a slot (threads and asynchronous callers), at most {@code maxQueueDepth}. */
     private final BoundedCounter waiting = new BoundedCounter();
+    private final AsyncWaitQueue asyncWaiters;
+    private final AsyncWaitQueue.Permits slots = new AsyncWaitQueue.Permits() {
+        @Override
+        public boolean tryTake() {
+            return admit();
+        }
+
+        @Override
+        public void giveBack() {
+            releasePermit();
+            signalThreads();
+        }
+
+        @Override
+        public void waiterLeft() {
+            waiting.decrement();
+        }
+    };
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition slotFreed = lock.newCondition();
 
@@ -77,6 +105,7 @@ public final class AdaptiveLoadShedder extends BaseShedder {
         this.highPriorityLevel = config.highPriorityLevel();
         this.maxQueueDepth = config.maxQueueDepth();
         this.maxQueueTimeNanos = config.maxQueueTime().toNanos();
+        this.asyncWaiters = new AsyncWaitQueue(config.scheduler(), config.asyncExecutor());
     }
 
     /**
@@ -152,6 +181,39 @@ public final class AdaptiveLoadShedder extends BaseShedder {
         throw rejection(nowNanos);
     }
 
+    /**
+     * Asks for a slot without blocking: {@link Gate#granted()} when admitted; when the limit is
+     * reached ({@code queued}), a stage completed (on the configured {@code asyncExecutor}) once a
+     * completion frees a slot, or failed with {@code queue_timeout} or {@code deadline} when the wait
+     * ends; a failed stage at once for every other refusal ({@code queue_full}, {@code cpu_high}, …).
+     *
+     * @param nowNanos the current reading of {@link #ticker()}
+     * @return the permit's stage
+     */
+    @Override
+    public CompletionStage<Void> acquireAsync(long nowNanos) {
+        ShedDecision d = decide(RequestPriority.current(), nowNanos);
+        if (d == ShedDecision.ADMITTED && admit()) {
+            return Gate.granted();
+        }
+        if (d == ShedDecision.ADMITTED || d == ShedDecision.QUEUED) {
+            long end = Waits.waitEnd(ticker, nowNanos, maxQueueTimeNanos);
+            ShedDecision onExpiry = end - nowNanos < maxQueueTimeNanos ? ShedDecision.DEADLINE : ShedDecision.QUEUE_TIMEOUT;
+            if (end <= nowNanos) {
+                d = onExpiry;
+            } else if (waiting.tryIncrement(maxQueueDepth) < 0) {
+                d = ShedDecision.QUEUE_FULL;
+            } else {
+                return asyncWaiters.enqueue(end - nowNanos, slots, () -> {
+                    refuse(onExpiry, ticker.read());
+                    return rejectionFor(onExpiry);
+                });
+            }
+        }
+        refuse(d, nowNanos);
+        return CompletableFuture.failedFuture(rejectionFor(d));
+    }
+
     /** Waits for a slot as one of at most maxQueueDepth waiters. */
     private ShedDecision waitForSlot(long startNanos) {
         if (waiting.tryIncrement(maxQueueDepth) < 0) {
@@ -193,14 +255,26 @@ public final class AdaptiveLoadShedder extends BaseShedder {
 
     @Override
     void release() {
-        super.release();
+        releasePermit();
         if (waiting.get() > 0) {
-            lock.lock();
-            try {
-                slotFreed.signal();
-            } finally {
-                lock.unlock();
+            signalThreads();
+            if (asyncWaiters.size() != 0) {
+                asyncWaiters.drain(slots);
             }
+        }
+    }
+
+    /** Returns the permit only (the base class's count), without waking anyone. */
+    private void releasePermit() {
+        super.release();
+    }
+
+    private void signalThreads() {
+        lock.lock();
+        try {
+            slotFreed.signal();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -1,11 +1,14 @@
 package dev.levee.loadshed;
 
 import dev.levee.core.LoadSignal;
+import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.Validate;
 import dev.levee.loadshed.signal.CpuLoadSignal;
 import dev.levee.loadshed.signal.MemoryLoadSignal;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +37,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code retryAfter}</td><td>{@value PriorityShedderConfig#DEFAULT_RETRY_AFTER_SECONDS} s</td>
  *       <td>[0, 1 hour]</td><td>the hint in a refusal (seed 002: {@code Retry-After: 5})</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>the time source</td></tr>
+ *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td>
+ *       <td>ends the waits of asynchronous callers (they are scheduled, never blocking a thread)</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool</td><td>not null</td>
+ *       <td>where an asynchronous caller that waited is resumed, never the scheduler's thread</td></tr>
  * </table>
  * The CPU and memory signals default to the shared JVM signals, which start sampling once a second
  * on {@link dev.levee.core.Scheduler#system()} when the first configuration is built without them.
@@ -70,6 +77,8 @@ public final class AdaptiveLoadShedderConfig {
     private final int highPriorityLevel;
     private final Duration retryAfter;
     private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
     private final Builder source;
 
     private AdaptiveLoadShedderConfig(Builder b, IntSupplier limit, LoadSignal cpu, LoadSignal memory) {
@@ -85,6 +94,8 @@ public final class AdaptiveLoadShedderConfig {
         this.highPriorityLevel = b.highPriorityLevel;
         this.retryAfter = b.retryAfter;
         this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
         this.source = b.copy();
     }
 
@@ -167,6 +178,16 @@ public final class AdaptiveLoadShedderConfig {
         return ticker;
     }
 
+    /** @return the scheduler that ends asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return where asynchronous callers that waited are resumed */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     /** Builds an {@link AdaptiveLoadShedderConfig}; {@link #build()} validates. */
     public static final class Builder {
         private int maxConcurrent = DEFAULT_MAX_CONCURRENT;
@@ -181,6 +202,8 @@ public final class AdaptiveLoadShedderConfig {
         private int highPriorityLevel = DEFAULT_HIGH_PRIORITY_LEVEL;
         private Duration retryAfter = Duration.ofSeconds(PriorityShedderConfig.DEFAULT_RETRY_AFTER_SECONDS);
         private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
         private Builder() {}
 
@@ -198,6 +221,8 @@ public final class AdaptiveLoadShedderConfig {
             b.highPriorityLevel = highPriorityLevel;
             b.retryAfter = retryAfter;
             b.ticker = ticker;
+            b.scheduler = scheduler;
+            b.asyncExecutor = asyncExecutor;
             return b;
         }
 
@@ -310,6 +335,26 @@ public final class AdaptiveLoadShedderConfig {
         }
 
         /**
+         * @param scheduler ends the waits of asynchronous callers (default {@link Scheduler#system()}); it
+         *     only hands work to the {@code asyncExecutor}, never runs the user's call
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * @param asyncExecutor where an asynchronous caller that waited for a slot is resumed (default:
+         *     the common fork-join pool); its call and every dependent stage start there
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -328,6 +373,8 @@ public final class AdaptiveLoadShedderConfig {
             Validate.check(retryAfter.compareTo(PriorityShedderConfig.MAX_RETRY_AFTER) <= 0, POLICY, "retryAfter",
                     "<= " + PriorityShedderConfig.MAX_RETRY_AFTER, retryAfter);
             Validate.notNull(POLICY, "ticker", ticker);
+            Validate.notNull(POLICY, "scheduler", scheduler);
+            Validate.notNull(POLICY, "asyncExecutor", asyncExecutor);
             int fixed = maxConcurrent;
             IntSupplier l = limit != null ? limit : () -> fixed;
             LoadSignal c = cpu != null ? cpu : CpuLoadSignal.process();
