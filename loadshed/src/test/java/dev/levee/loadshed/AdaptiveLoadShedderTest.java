@@ -248,7 +248,14 @@ class AdaptiveLoadShedderTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("retryAfter");
         assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().ticker(null).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
-        AdaptiveLoadShedderConfig c = AdaptiveLoadShedderConfig.builder().cpu(() -> 0).memory(() -> 0).maxConcurrent(7).build();
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().scheduler(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> AdaptiveLoadShedderConfig.builder().asyncExecutor(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("asyncExecutor");
+        java.util.concurrent.Executor direct = Runnable::run;
+        AdaptiveLoadShedderConfig c = AdaptiveLoadShedderConfig.builder().cpu(() -> 0).memory(() -> 0).maxConcurrent(7)
+                .asyncExecutor(direct).build();
         assertThat(c.toBuilder().build().maxConcurrent()).isEqualTo(7);
+        assertThat(c.toBuilder().build().asyncExecutor()).isSameAs(direct);
     }
 }

@@ -38,6 +38,10 @@ class ConfigBoundsTest {
                 "ConcurrencyLimiter: classifier must be set (not null) but was null");
         refused(() -> ConcurrencyLimiterConfig.builder().ticker(null).build(),
                 "ConcurrencyLimiter: ticker must be set (not null) but was null");
+        refused(() -> ConcurrencyLimiterConfig.builder().scheduler(null).build(),
+                "ConcurrencyLimiter: scheduler must be set (not null) but was null");
+        refused(() -> ConcurrencyLimiterConfig.builder().asyncExecutor(null).build(),
+                "ConcurrencyLimiter: asyncExecutor must be set (not null) but was null");
         refused(() -> ConcurrencyLimiter.of(" ", ConcurrencyLimiterConfig.defaults()),
                 "ConcurrencyLimiter: name must be a non-blank string but was ' '");
         assertThat(ConcurrencyLimiterConfig.builder().maxWait(Duration.ofHours(1)).maxWaiters(1).build().maxWaiters())
@@ -53,6 +57,8 @@ class ConfigBoundsTest {
         assertThat(copy.maxWaiters()).isEqualTo(7);
         assertThat(copy.waitOrder()).isEqualTo(ConcurrencyLimiterConfig.WaitOrder.LIFO);
         assertThat(copy.algorithm()).isSameAs(c.algorithm());
+        assertThat(copy.scheduler()).isSameAs(c.scheduler());
+        assertThat(copy.asyncExecutor()).isSameAs(c.asyncExecutor());
     }
 
     @Test
