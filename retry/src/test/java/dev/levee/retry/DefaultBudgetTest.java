@@ -12,28 +12,22 @@ import org.junit.jupiter.api.Test;
 /** The budget every retry has by default (issue 13): cheap on the success path, effective on failures. */
 class DefaultBudgetTest {
 
-    /** A manual ticker that counts its reads. */
-    private static final class CountingTicker implements Ticker {
-        final ManualTicker time = new ManualTicker();
-        final AtomicLong reads = new AtomicLong();
-
-        @Override
-        public long read() {
-            reads.incrementAndGet();
-            return time.read();
-        }
-    }
 
     @Test
     void aSuccessfulCallDepositsWithoutReadingTheClock() throws Exception {
-        CountingTicker ticker = new CountingTicker();
+        ManualTicker time = new ManualTicker();
+        AtomicLong reads = new AtomicLong();
+        Ticker ticker = () -> {
+            reads.incrementAndGet(); // every read is counted
+            return time.read();
+        };
         Retry retry = Retry.of("quiet", RetryConfig.builder().ticker(ticker).build());
         assertThat(retry.budget()).isNotNull();
-        long before = ticker.reads.get();
+        long before = reads.get();
         for (int i = 0; i < StripedWindowedCounter.REFRESH_EVERY - 1; i++) {
             assertThat(retry.execute(() -> "ok")).isEqualTo("ok");
         }
-        assertThat(ticker.reads.get()).as("ticker reads on the success path").isEqualTo(before);
+        assertThat(reads.get()).as("ticker reads on the success path").isEqualTo(before);
         assertThat(retry.budget().deposits()).isEqualTo(StripedWindowedCounter.REFRESH_EVERY - 1);
     }
 

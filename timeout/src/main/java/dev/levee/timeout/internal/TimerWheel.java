@@ -356,10 +356,18 @@ public final class TimerWheel {
             return (state & DONE) != 0;
         }
 
-        /** Waits (spinning) until {@link #expire()} has returned; call only after a failed cancel. */
+        /**
+         * Waits until {@link #expire()} has returned; call only after a failed cancel. The wait is the
+         * few instructions of the expiry, so it spins, and yields the processor if the tick task's
+         * thread was descheduled in between.
+         */
         public final void awaitExpired() {
-            while ((state & DONE) == 0) {
-                Thread.onSpinWait();
+            for (int spins = 0; (state & DONE) == 0; spins++) {
+                if (spins < 100) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
             }
         }
     }
