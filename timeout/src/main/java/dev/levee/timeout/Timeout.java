@@ -93,7 +93,10 @@ import org.slf4j.LoggerFactory;
  *       call consumed the timer's interrupt (it threw {@link InterruptedException}) is kept. The one
  *       case Levee cannot tell apart: another thread interrupting in the instants between the timer's
  *       interrupt and the call's return while the timer's interrupt is still pending. The flag is one
- *       bit, so the two are the same interrupt, and it is cleared.</li>
+ *       bit, so the two are the same interrupt, and it is cleared. (The rule for a call that throws
+ *       {@link InterruptedException} also means that a call that restores the timer's interrupt and
+ *       then rethrows the {@code InterruptedException} itself leaves the flag set: the convention is
+ *       to do one or the other.)</li>
  * </ul>
  *
  * <p><b>Interrupting the waiting caller</b> (THREAD mode) cancels the worker (with interrupt), restores

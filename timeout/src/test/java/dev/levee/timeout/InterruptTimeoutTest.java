@@ -141,6 +141,32 @@ class InterruptTimeoutTest {
     }
 
     @Test
+    void aCallThatRestoresTheTimersInterruptAndThrowsSomethingElseLeavesTheFlagClean() {
+        assertThatThrownBy(() -> timeout.execute(() -> {
+            scheduler.advance(100 * MS);
+            try {
+                throw new InterruptedException("a wait saw the timer's interrupt");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the usual "restore the flag" idiom
+                throw new IllegalStateException("gave up", e);
+            }
+        })).isInstanceOf(DeadlineExceededException.class).hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    /** The documented limit: restoring the flag and rethrowing InterruptedException looks like a later interrupt. */
+    @Test
+    void aCallThatRestoresTheFlagAndRethrowsInterruptedExceptionKeepsTheFlag() {
+        assertThatThrownBy(() -> timeout.execute(() -> {
+            scheduler.advance(100 * MS);
+            Thread.interrupted();
+            Thread.currentThread().interrupt();
+            throw new InterruptedException("restored and rethrown");
+        })).isInstanceOf(DeadlineExceededException.class);
+        assertThat(Thread.interrupted()).isTrue();
+    }
+
+    @Test
     void anErrorIsNeverSwallowedEvenAfterTheTimerFired() {
         StackOverflowError error = new StackOverflowError("deep");
         assertThatThrownBy(() -> timeout.execute(() -> {
