@@ -142,6 +142,43 @@ class TimerWheelTest {
         assertThat(second.firedAt).isEqualTo(second.deadline);
     }
 
+    /**
+     * A scheduler that fell behind by more than a revolution: the late tick sweeps every bucket once,
+     * fires everything due by then and nothing that is not.
+     */
+    @Test
+    void aTickLateByMoreThanARevolutionFiresWhatIsDueAndNothingElse() {
+        List<Runnable> queued = new ArrayList<>();
+        TimerWheel wheel = new TimerWheel(ticker, (task, delay) -> {
+            queued.add(task);
+            return () -> queued.remove(task);
+        }, MS, 64);
+        List<Probe> probes = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 2_000; i++) {
+            Probe p = new Probe(random.nextLong(1, 400 * MS)); // up to six revolutions away
+            probes.add(p);
+            wheel.schedule(p, p.deadline);
+        }
+        ticker.advance(150 * MS); // the tick task is late by 150 ticks
+        runQueued(queued);
+        for (Probe p : probes) {
+            assertThat(p.fires).as("due by 150 ms: fired once; later: not yet").isEqualTo(p.deadline <= 150 * MS ? 1 : 0);
+        }
+        ticker.advance(300 * MS);
+        runQueued(queued);
+        for (Probe p : probes) {
+            assertThat(p.fires).isEqualTo(1);
+            assertThat(p.firedAt).isGreaterThanOrEqualTo(p.deadline);
+        }
+    }
+
+    private static void runQueued(List<Runnable> queued) {
+        List<Runnable> now = new ArrayList<>(queued);
+        queued.clear();
+        now.forEach(Runnable::run);
+    }
+
     @Test
     void aThrowingExpiryDoesNotStopTheWheel() {
         TimerWheel wheel = new TimerWheel(ticker, scheduler);
