@@ -36,6 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code onSuccess}/{@code onFailure}/{@code onIgnored}); waiters also re-check every
  * {@code interval} in case the inner gate freed capacity by itself.
  *
+ * <p><b>Asynchronous callers</b> do not wait: {@link #acquireAsync(long)} is the {@link Gate} default,
+ * which grants if {@link #tryAcquire(long)} does and refuses otherwise (never blocking the caller).
+ *
  * <p><b>Cost.</b> With nobody waiting and CoDel idle: the inner gate's cost plus a volatile read. A
  * wait takes a lock and one small node.
  */
