@@ -16,7 +16,8 @@ public final class SampleCell extends SampleCellValue {
     public static final long MAX_RTT_NANOS = (1L << 54) - 1;
     private static final long DROP = 1L << 8;
     private static final long COUNT = 0xFF;
-    private static final int MAX_CELLS = 64;
+    /** At most this many cells (about 2 KB) per limiter: keyed limiters may hold thousands of limiters. */
+    private static final int MAX_CELLS = 16;
     private static final VarHandle WORD;
 
     static {
@@ -35,7 +36,8 @@ public final class SampleCell extends SampleCellValue {
 
     /**
      * Cells for the machine: the next power of two at or above twice the processors, at least 2 and
-     * at most 64, so threads with consecutive ids never share one.
+     * at most 16, so threads with consecutive ids never share one (beyond 16 threads some share a cell,
+     * which stays correct: its CAS just contends).
      *
      * @return empty cells, a power of two of them
      */
