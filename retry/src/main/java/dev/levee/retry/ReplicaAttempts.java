@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <p>How an attempt ends, as the set sees it: a value or exception the policy's classifier counts as
  * a failure → {@link ReplicaSet#onFailure}; any other value or exception → {@link ReplicaSet#onSuccess}
  * (the replica answered); a cancellation or interrupt (a hedge won elsewhere) →
- * {@link ReplicaSet#onCancelled}; an {@link Error} → {@link ReplicaSet#onIgnored}.
+ * {@link ReplicaSet#onCancelled} (in the synchronous form also any exception thrown with the thread's
+ * interrupt flag set); an {@link Error} → {@link ReplicaSet#onIgnored}.
  *
  * @param <R> the replica type
  */
@@ -60,7 +61,10 @@ final class ReplicaAttempts<R> {
             try {
                 value = call.apply(set.replica(replica));
             } catch (Throwable failure) {
-                record(replica, start, failure, null);
+                // A losing synchronous hedge is cancelled by interrupting its thread: whatever the call
+                // then throws (an InterruptedIOException, say), with the flag set it is a cancellation.
+                record(replica, start, Thread.currentThread().isInterrupted() ? new CancellationException() : failure,
+                        null);
                 throw failure;
             }
             record(replica, start, null, value);

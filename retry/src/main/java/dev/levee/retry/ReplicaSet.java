@@ -312,7 +312,7 @@ public final class ReplicaSet<R> {
      */
     public void onSuccess(int replica, long latencyNanos) {
         states.release(replica);
-        states.success(replica, config.failureRateEjection());
+        states.success(replica);
         if (peakEwma) {
             states.sample(replica, latencyNanos, ticker.read(), decayNanos, true);
         }
@@ -328,7 +328,7 @@ public final class ReplicaSet<R> {
      */
     public void onFailure(int replica, long latencyNanos, @Nullable Throwable failure) {
         states.release(replica);
-        long streak = states.failure(replica, config.failureRateEjection());
+        long streak = states.failure(replica);
         long now = peakEwma || streak >= config.consecutiveFailures() ? ticker.read() : 0L;
         if (peakEwma) {
             states.sample(replica, latencyNanos, now, decayNanos, false);
@@ -347,7 +347,9 @@ public final class ReplicaSet<R> {
      * @param elapsedNanos how long the call had run
      */
     public void onCancelled(int replica, long elapsedNanos) {
-        states.release(replica);
+        if (states.release(replica)) {
+            states.other(replica);
+        }
         if (peakEwma) {
             states.sample(replica, elapsedNanos, ticker.read(), decayNanos, false);
         }
@@ -360,7 +362,9 @@ public final class ReplicaSet<R> {
      * @param replica the index {@link #pick()} returned
      */
     public void onIgnored(int replica) {
-        states.release(replica);
+        if (states.release(replica)) {
+            states.other(replica);
+        }
     }
 
     /**

@@ -30,11 +30,11 @@ public final class ReplicaStates {
     private static final int STATUS = 3;
     private static final int EJECTED_UNTIL = 4;
     private static final int EJECTIONS = 5;
-    private static final int INTERVAL_SUCCESSES = 6;
-    private static final int INTERVAL_FAILURES = 7;
+    private static final int PREVIOUS_SUCCESSES = 6;
+    private static final int PREVIOUS_FAILURES = 7;
     private static final int SUCCESSES = 8;
     private static final int FAILURES = 9;
-    private static final int PICKS = 10;
+    private static final int OTHERS = 10;
     private static final int READMITTED_AT = 11;
     private static final int RATE = 12;
 
@@ -74,7 +74,6 @@ public final class ReplicaStates {
      */
     public void acquire(int replica) {
         slots.getAndIncrement(at(replica, OUTSTANDING));
-        slots.getAndIncrement(at(replica, PICKS));
     }
 
     /**
@@ -106,10 +105,21 @@ public final class ReplicaStates {
 
     /**
      * @param replica the index
-     * @return picks since creation
+     * @return picks since creation: every completion counted plus the calls in flight (exact when
+     *     nothing is in flight; a snapshot otherwise)
      */
     public long picks(int replica) {
-        return slots.get(at(replica, PICKS));
+        return slots.get(at(replica, SUCCESSES)) + slots.get(at(replica, FAILURES)) + slots.get(at(replica, OTHERS))
+                + slots.get(at(replica, OUTSTANDING));
+    }
+
+    /**
+     * Counts a completion that is neither a success nor a failure (cancelled, ignored).
+     *
+     * @param replica the index
+     */
+    public void other(int replica) {
+        slots.getAndIncrement(at(replica, OTHERS));
     }
 
     // ---- outcomes ----
@@ -118,13 +128,9 @@ public final class ReplicaStates {
      * Counts a success: resets the failure streak (written only if it was not already 0).
      *
      * @param replica the index
-     * @param window whether the success-rate rule is counting
      */
-    public void success(int replica, boolean window) {
+    public void success(int replica) {
         slots.getAndIncrement(at(replica, SUCCESSES));
-        if (window) {
-            slots.getAndIncrement(at(replica, INTERVAL_SUCCESSES));
-        }
         int c = at(replica, CONSECUTIVE);
         if (slots.get(c) != 0) {
             slots.set(c, 0);
@@ -135,14 +141,10 @@ public final class ReplicaStates {
      * Counts a failure.
      *
      * @param replica the index
-     * @param window whether the success-rate rule is counting
      * @return the failure streak including this failure
      */
-    public long failure(int replica, boolean window) {
+    public long failure(int replica) {
         slots.getAndIncrement(at(replica, FAILURES));
-        if (window) {
-            slots.getAndIncrement(at(replica, INTERVAL_FAILURES));
-        }
         return slots.incrementAndGet(at(replica, CONSECUTIVE));
     }
 
@@ -172,15 +174,21 @@ public final class ReplicaStates {
     }
 
     /**
-     * Takes the interval's counts: successes in the high 32 bits, failures in the low (each saturated).
+     * Takes the counts since the previous call: successes in the high 32 bits, failures in the low
+     * (each saturated). The totals are never reset (they are the metrics' monotonic counters); the
+     * interval is their difference from the previous snapshot. Single writer: the elected maintainer.
      *
      * @param replica the index
      * @return the packed counts
      */
     public long takeInterval(int replica) {
-        long s = Math.min(slots.getAndSet(at(replica, INTERVAL_SUCCESSES), 0), 0x7fff_ffffL);
-        long f = Math.min(slots.getAndSet(at(replica, INTERVAL_FAILURES), 0), 0x7fff_ffffL);
-        return s << 32 | f;
+        long s = slots.get(at(replica, SUCCESSES));
+        long f = slots.get(at(replica, FAILURES));
+        long ds = Math.min(s - slots.get(at(replica, PREVIOUS_SUCCESSES)), 0x7fff_ffffL);
+        long df = Math.min(f - slots.get(at(replica, PREVIOUS_FAILURES)), 0x7fff_ffffL);
+        slots.set(at(replica, PREVIOUS_SUCCESSES), s);
+        slots.set(at(replica, PREVIOUS_FAILURES), f);
+        return ds << 32 | df;
     }
 
     /**
