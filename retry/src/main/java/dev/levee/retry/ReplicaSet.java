@@ -70,8 +70,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Knobs</b>: {@link ReplicaSetConfig} (rule, Peak-EWMA time constant, ejection, panic).
  *
  * <p><b>Cost.</b> A pick: one ticker read (in {@link #pick()}), two random draws and two cost reads
- * for P2C, two atomic increments on the chosen replica's padded line; a completion: one CAS loop
- * for the count, one or two atomic increments and, for Peak-EWMA, one ticker read and one CAS.
+ * for P2C, one atomic increment on the chosen replica's padded line; a completion: one CAS for the
+ * count, one atomic increment for the outcome and, for Peak-EWMA, one ticker read and one CAS.
  * Nothing allocates and nothing locks. Maintenance (readmissions, the success-rate pass, reading a
  * health signal) runs on the first pick after it is due, on one thread elected by a CAS.
  *
