@@ -163,7 +163,7 @@ class ReplicaAwareAttemptsTest {
     @Test
     void aRetryPrefersAReplicaItHasNotTried() {
         ReplicaSet<String> set = replicas(3, SelectionRule.PEAK_EWMA);
-        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(4).retryAll().backoff(Backoff.none())
+        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(4).retryAll().backoff(Backoff.none()).withoutBudget()
                 .ticker(ticker).sleeper(ticker).build());
         List<RetryEvent> events = new ArrayList<>();
         retry.onEvent(events::add);
@@ -187,7 +187,7 @@ class ReplicaAwareAttemptsTest {
     @Test
     void aRetrySkipsAnEjectedReplicaAndSucceedsElsewhere() throws Exception {
         ReplicaSet<String> set = replicas(10, SelectionRule.ROUND_ROBIN);
-        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(3).retryAll().backoff(Backoff.none())
+        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(3).retryAll().backoff(Backoff.none()).withoutBudget()
                 .ticker(ticker).sleeper(ticker).build());
         IOException boom = new IOException("boom");
         List<String> used = new ArrayList<>();
@@ -208,7 +208,7 @@ class ReplicaAwareAttemptsTest {
     @Test
     void theAsynchronousRetryMovesToAnotherReplica() {
         ReplicaSet<String> set = replicas(3, SelectionRule.ROUND_ROBIN);
-        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(3).retryAll().backoff(Backoff.none())
+        Retry retry = Retry.of("retry", RetryConfig.builder().maxAttempts(3).retryAll().backoff(Backoff.none()).withoutBudget()
                 .ticker(ticker).sleeper(ticker).scheduler(scheduler).executor(Runnable::run).build());
         List<String> used = new ArrayList<>();
         CompletionStage<String> result = retry.executeAsync(set, replica -> {
