@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The permit protocol around a call, for one gate or a fused group of consecutive gates that share
- * a ticker. One clock reading before the call and one after; nothing allocated on the synchronous
- * path.
+ * a ticker. At most one clock reading before the call and one after, each taken only if some gate of
+ * the run needs it ({@link Gate#timeNeed()}); a reading not taken is passed as {@link Gate#NO_READING}.
+ * Nothing allocated on the synchronous path.
  *
  * <p><b>Every gate is completed.</b> A completion can throw — most often a user's classifier
  * predicate inside a breaker's {@code onFailure}. Each completion runs in its own try/catch, so the
@@ -32,30 +33,42 @@ final class GateRunner {
 
     static <T, E extends Throwable> T execute(Gate gate, Chain next, CheckedSupplier<T, E> call) throws E {
         Ticker ticker = gate.ticker();
-        long start = ticker.read();
+        TimeNeed need = gate.timeNeed();
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         gate.acquire(start);
         T result;
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(gate, end, end - start, t, null);
+            long end = end(need, ticker);
+            Throwable thrown = failure(gate, end, latency(start, end), t, null);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(gate, end, end - start, result, null);
+        long end = end(need, ticker);
+        Throwable thrown = success(gate, end, latency(start, end), result, null);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
         return result;
     }
 
+    /** The end reading if some gate needs the latency, else {@link Gate#NO_READING} (no clock read). */
+    private static long end(TimeNeed need, Ticker ticker) {
+        return need.readsEnd() ? ticker.read() : Gate.NO_READING;
+    }
+
+    /** {@code end - start}, or {@link Gate#NO_READING} if either was not read. */
+    private static long latency(long start, long end) {
+        return start == Gate.NO_READING || end == Gate.NO_READING ? Gate.NO_READING : end - start;
+    }
+
     static <T> CompletionStage<T> executeAsync(Gate gate, Chain next, Supplier<? extends CompletionStage<T>> call) {
         Ticker ticker = gate.ticker();
-        long start = ticker.read();
+        TimeNeed need = gate.timeNeed();
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         CompletionStage<Void> permit;
         try {
             permit = gate.acquireAsync(start);
@@ -70,12 +83,13 @@ final class GateRunner {
                 if (refused != null) {
                     out.completeExceptionally(Exceptions.unwrap(refused));
                 } else {
-                    relay(runAsync(gate, ticker, ticker.read(), next, call), out);
+                    // The slow path: read the clock whatever the gate needs.
+                    relay(runAsync(gate, ticker, TimeNeed.LATENCY, ticker.read(), next, call), out);
                 }
             });
             return out;
         }
-        return runAsync(gate, ticker, start, next, call);
+        return runAsync(gate, ticker, need, start, next, call);
     }
 
     private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
@@ -88,16 +102,17 @@ final class GateRunner {
         });
     }
 
-    private static <T> CompletionStage<T> runAsync(
-            Gate gate, Ticker ticker, long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
+    private static <T> CompletionStage<T> runAsync(Gate gate, Ticker ticker, TimeNeed need, long start, Chain next,
+            Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = ticker.read();
+            long end = end(need, ticker);
+            long latency = latency(start, end);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = cause != null
-                    ? failure(gate, end, end - start, cause, null)
-                    : success(gate, end, end - start, result, null);
+                    ? failure(gate, end, latency, cause, null)
+                    : success(gate, end, latency, result, null);
             settle(out, result, failure, cause, thrown);
         });
         return out;
@@ -106,26 +121,29 @@ final class GateRunner {
     /** Runs a call through consecutive gates: acquire outermost first, release innermost first. */
     static <T, E extends Throwable> T execute(Gate[] gates, Ticker ticker, Chain next, CheckedSupplier<T, E> call)
             throws E {
-        long start = ticker.read();
+        TimeNeed need = need(gates);
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         acquireAll(gates, start);
         T result;
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
+            long end = end(need, ticker);
+            long latency = latency(start, end);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
-                thrown = failure(gates[i], end, end - start, t, thrown);
+                thrown = failure(gates[i], end, latency, t, thrown);
             }
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
+        long end = end(need, ticker);
+        long latency = latency(start, end);
         Throwable thrown = null;
         for (int i = gates.length - 1; i >= 0; i--) {
-            thrown = success(gates[i], end, end - start, result, thrown);
+            thrown = success(gates[i], end, latency, result, thrown);
         }
         if (thrown != null) {
             completionFailed(thrown, null);
@@ -140,7 +158,8 @@ final class GateRunner {
      */
     static <T, E extends Throwable> T execute(Gate a, Gate b, Ticker ticker, Chain next, CheckedSupplier<T, E> call)
             throws E {
-        long start = ticker.read();
+        TimeNeed need = a.timeNeed().and(b.timeNeed());
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         a.acquire(start);
         try {
             b.acquire(start);
@@ -152,17 +171,19 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(b, end, end - start, t, null);
-            thrown = failure(a, end, end - start, t, thrown);
+            long end = end(need, ticker);
+            long latency = latency(start, end);
+            Throwable thrown = failure(b, end, latency, t, null);
+            thrown = failure(a, end, latency, t, thrown);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(b, end, end - start, result, null);
-        thrown = success(a, end, end - start, result, thrown);
+        long end = end(need, ticker);
+        long latency = latency(start, end);
+        Throwable thrown = success(b, end, latency, result, null);
+        thrown = success(a, end, latency, result, thrown);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
@@ -172,7 +193,8 @@ final class GateRunner {
     /** Three gates, unrolled for the same reason as the two-gate form. */
     static <T, E extends Throwable> T execute(
             Gate a, Gate b, Gate c, Ticker ticker, Chain next, CheckedSupplier<T, E> call) throws E {
-        long start = ticker.read();
+        TimeNeed need = a.timeNeed().and(b.timeNeed()).and(c.timeNeed());
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         a.acquire(start);
         try {
             b.acquire(start);
@@ -191,19 +213,21 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(c, end, end - start, t, null);
-            thrown = failure(b, end, end - start, t, thrown);
-            thrown = failure(a, end, end - start, t, thrown);
+            long end = end(need, ticker);
+            long latency = latency(start, end);
+            Throwable thrown = failure(c, end, latency, t, null);
+            thrown = failure(b, end, latency, t, thrown);
+            thrown = failure(a, end, latency, t, thrown);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(c, end, end - start, result, null);
-        thrown = success(b, end, end - start, result, thrown);
-        thrown = success(a, end, end - start, result, thrown);
+        long end = end(need, ticker);
+        long latency = latency(start, end);
+        Throwable thrown = success(c, end, latency, result, null);
+        thrown = success(b, end, latency, result, thrown);
+        thrown = success(a, end, latency, result, thrown);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
@@ -212,7 +236,8 @@ final class GateRunner {
 
     static <T> CompletionStage<T> executeAsync(
             Gate[] gates, Ticker ticker, Chain next, Supplier<? extends CompletionStage<T>> call) {
-        long start = ticker.read();
+        TimeNeed need = need(gates);
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         long[] starts = null;
         for (int i = 0; i < gates.length; i++) {
             CompletionStage<Void> permit;
@@ -230,7 +255,7 @@ final class GateRunner {
                 return continueAcquiring(gates, ticker, i, permit, readings, next, call);
             }
         }
-        return runAllAsync(gates, ticker, null, start, next, call);
+        return runAllAsync(gates, ticker, need, null, start, next, call);
     }
 
     /** The slow path of the fused asynchronous acquire: gate {@code index} answered with a pending stage. */
@@ -259,24 +284,25 @@ final class GateRunner {
                     return;
                 }
             }
-            relay(runAllAsync(gates, ticker, starts, 0L, next, call), out);
+            // The slow path: read the clock whatever the gates need.
+            relay(runAllAsync(gates, ticker, TimeNeed.LATENCY, starts, 0L, next, call), out);
         });
         return out;
     }
 
-    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts, long start,
-            Chain next, Supplier<? extends CompletionStage<T>> call) {
+    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, TimeNeed need,
+            long @Nullable [] starts, long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = ticker.read();
+            long end = end(need, ticker);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
-                long s = starts == null ? start : starts[i];
+                long latency = latency(starts == null ? start : starts[i], end);
                 thrown = cause != null
-                        ? failure(gates[i], end, end - s, cause, thrown)
-                        : success(gates[i], end, end - s, result, thrown);
+                        ? failure(gates[i], end, latency, cause, thrown)
+                        : success(gates[i], end, latency, result, thrown);
             }
             settle(out, result, failure, cause, thrown);
         });
@@ -376,6 +402,15 @@ final class GateRunner {
         for (int i = acquired - 1; i >= 0; i--) {
             ignore(gates[i], starts == null ? start : starts[i], refused);
         }
+    }
+
+    /** What the run needs: the largest need of its gates. */
+    private static TimeNeed need(Gate[] gates) {
+        TimeNeed need = TimeNeed.NONE;
+        for (Gate g : gates) {
+            need = need.and(g.timeNeed());
+        }
+        return need;
     }
 
     /** Acquires every gate in order; if one refuses (or throws), releases those already passed as ignored. */
