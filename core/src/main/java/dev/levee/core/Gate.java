@@ -73,7 +73,9 @@ public interface Gate extends Policy {
     /**
      * The clock readings this gate needs for a call starting now; callers ({@link Pipeline},
      * {@code execute}, {@link #readStart()}) read only those and pass {@link #NO_READING} for the rest.
-     * Called once per call before {@code tryAcquire}, so it must be cheap (a field or a volatile read).
+     * Asked before {@code tryAcquire} (for the start reading) and again when the call ends (for the end
+     * reading, taken only if the start was), each time for the state at that moment; so it must be cheap
+     * (a field or a volatile read).
      *
      * <p>The default is {@link TimeNeed#LATENCY}: every reading, always. See the class comment for what
      * a gate that answers less must accept.

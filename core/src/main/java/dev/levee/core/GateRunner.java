@@ -40,14 +40,14 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = end(need, ticker);
+            long end = end(gate, start, ticker);
             Throwable thrown = failure(gate, end, latency(start, end), t, null);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = end(need, ticker);
+        long end = end(gate, start, ticker);
         Throwable thrown = success(gate, end, latency(start, end), result, null);
         if (thrown != null) {
             completionFailed(thrown, null);
@@ -55,9 +55,38 @@ final class GateRunner {
         return result;
     }
 
-    /** The end reading if some gate needs the latency, else {@link Gate#NO_READING} (no clock read). */
-    private static long end(TimeNeed need, Ticker ticker) {
-        return need.readsEnd() ? ticker.read() : Gate.NO_READING;
+    /*
+     * The end reading. The gates are asked again when the call ends, because what a gate needs for its
+     * completion depends on its state then: a breaker that admitted a half-open probe after it was asked
+     * at the start (a reading taken for another gate) needs the probe's latency. Without a start reading
+     * there is no latency to take, so no end reading either.
+     */
+
+    /** The end reading if the gate needs the latency now (and the start was read), else {@link Gate#NO_READING}. */
+    private static long end(Gate gate, long start, Ticker ticker) {
+        return start != Gate.NO_READING && gate.timeNeed().readsEnd() ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate a, Gate b, long start, Ticker ticker) {
+        return start != Gate.NO_READING && (a.timeNeed().readsEnd() || b.timeNeed().readsEnd())
+                ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate a, Gate b, Gate c, long start, Ticker ticker) {
+        return start != Gate.NO_READING && (a.timeNeed().readsEnd() || b.timeNeed().readsEnd()
+                || c.timeNeed().readsEnd()) ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate[] gates, long start, Ticker ticker) {
+        if (start == Gate.NO_READING) {
+            return Gate.NO_READING;
+        }
+        for (Gate g : gates) {
+            if (g.timeNeed().readsEnd()) {
+                return ticker.read();
+            }
+        }
+        return Gate.NO_READING;
     }
 
     /** {@code end - start}, or {@link Gate#NO_READING} if either was not read. */
@@ -84,12 +113,12 @@ final class GateRunner {
                     out.completeExceptionally(Exceptions.unwrap(refused));
                 } else {
                     // The slow path: read the clock whatever the gate needs.
-                    relay(runAsync(gate, ticker, TimeNeed.LATENCY, ticker.read(), next, call), out);
+                    relay(runAsync(gate, ticker, ticker.read(), next, call), out);
                 }
             });
             return out;
         }
-        return runAsync(gate, ticker, need, start, next, call);
+        return runAsync(gate, ticker, start, next, call);
     }
 
     private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
@@ -102,12 +131,12 @@ final class GateRunner {
         });
     }
 
-    private static <T> CompletionStage<T> runAsync(Gate gate, Ticker ticker, TimeNeed need, long start, Chain next,
+    private static <T> CompletionStage<T> runAsync(Gate gate, Ticker ticker, long start, Chain next,
             Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = end(need, ticker);
+            long end = end(gate, start, ticker);
             long latency = latency(start, end);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = cause != null
@@ -128,7 +157,7 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = end(need, ticker);
+            long end = end(gates, start, ticker);
             long latency = latency(start, end);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
@@ -139,7 +168,7 @@ final class GateRunner {
             }
             throw t;
         }
-        long end = end(need, ticker);
+        long end = end(gates, start, ticker);
         long latency = latency(start, end);
         Throwable thrown = null;
         for (int i = gates.length - 1; i >= 0; i--) {
@@ -171,7 +200,7 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = end(need, ticker);
+            long end = end(a, b, start, ticker);
             long latency = latency(start, end);
             Throwable thrown = failure(b, end, latency, t, null);
             thrown = failure(a, end, latency, t, thrown);
@@ -180,7 +209,7 @@ final class GateRunner {
             }
             throw t;
         }
-        long end = end(need, ticker);
+        long end = end(a, b, start, ticker);
         long latency = latency(start, end);
         Throwable thrown = success(b, end, latency, result, null);
         thrown = success(a, end, latency, result, thrown);
@@ -213,7 +242,7 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = end(need, ticker);
+            long end = end(a, b, c, start, ticker);
             long latency = latency(start, end);
             Throwable thrown = failure(c, end, latency, t, null);
             thrown = failure(b, end, latency, t, thrown);
@@ -223,7 +252,7 @@ final class GateRunner {
             }
             throw t;
         }
-        long end = end(need, ticker);
+        long end = end(a, b, c, start, ticker);
         long latency = latency(start, end);
         Throwable thrown = success(c, end, latency, result, null);
         thrown = success(b, end, latency, result, thrown);
@@ -255,7 +284,7 @@ final class GateRunner {
                 return continueAcquiring(gates, ticker, i, permit, readings, next, call);
             }
         }
-        return runAllAsync(gates, ticker, need, null, start, next, call);
+        return runAllAsync(gates, ticker, null, start, next, call);
     }
 
     /** The slow path of the fused asynchronous acquire: gate {@code index} answered with a pending stage. */
@@ -285,17 +314,18 @@ final class GateRunner {
                 }
             }
             // The slow path: read the clock whatever the gates need.
-            relay(runAllAsync(gates, ticker, TimeNeed.LATENCY, starts, 0L, next, call), out);
+            relay(runAllAsync(gates, ticker, starts, 0L, next, call), out);
         });
         return out;
     }
 
-    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, TimeNeed need,
-            long @Nullable [] starts, long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
+    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts,
+            long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = end(need, ticker);
+            // The slow path (per-gate readings) reads the end whatever the gates need.
+            long end = starts != null ? ticker.read() : end(gates, start, ticker);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {

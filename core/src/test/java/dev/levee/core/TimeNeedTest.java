@@ -121,6 +121,30 @@ class TimeNeedTest {
     }
 
     @Test
+    void theEndReadingIsDecidedWhenTheCallEnds() throws Exception {
+        NeedGate breaker = gate("breaker", TimeNeed.NONE);
+        NeedGate limiter = gate("limiter", TimeNeed.START);
+        Pipeline pipeline = Pipeline.of(breaker, limiter);
+        ticker.reads.set(0);
+        // The breaker was asked before the acquire (NONE) and admitted a probe needing its latency.
+        pipeline.execute(() -> {
+            breaker.need = TimeNeed.LATENCY;
+            return "probe";
+        });
+        assertThat(ticker.reads.get()).isEqualTo(2);
+        assertThat(breaker.lastLatency).isEqualTo(10L);
+        // Without a start reading there is no latency to measure: no end reading either.
+        NeedGate alone = gate("alone", TimeNeed.NONE);
+        ticker.reads.set(0);
+        alone.execute(() -> {
+            alone.need = TimeNeed.LATENCY;
+            return "x";
+        });
+        assertThat(ticker.reads.get()).isZero();
+        assertThat(alone.lastLatency).isEqualTo(Gate.NO_READING);
+    }
+
+    @Test
     void aGateWithTheDefaultNeedGetsEveryReading() throws Exception {
         RecordingGate plain = new RecordingGate("plain", ticker, journal);
         assertThat(plain.timeNeed()).isEqualTo(TimeNeed.LATENCY);
