@@ -304,10 +304,15 @@ public abstract class GateContract {
         Gate gate = newGate(ticker);
         long id = Thread.currentThread().getId();
         successes(gate, ticker, ALLOCATION_OPERATIONS);
-        long before = threads.getThreadAllocatedBytes(id);
-        successes(gate, ticker, ALLOCATION_OPERATIONS);
-        long allocated = threads.getThreadAllocatedBytes(id) - before;
-        // A few hundred bytes of slack: the counter itself, a lazily created LongAdder cell.
+        // The least of a few rounds: one-off allocations (class loading, a JIT recompilation, a lazily
+        // created LongAdder cell) land in one round only, while an allocation per call (at least 16 B
+        // each, megabytes per round) shows in every round. (Restores 0a93349, lost in a merge.)
+        long allocated = Long.MAX_VALUE;
+        for (int round = 0; round < 5 && allocated >= 1_024L; round++) {
+            long before = threads.getThreadAllocatedBytes(id);
+            successes(gate, ticker, ALLOCATION_OPERATIONS);
+            allocated = Math.min(allocated, threads.getThreadAllocatedBytes(id) - before);
+        }
         assertThat(allocated).as("bytes allocated by %d acquire+success", ALLOCATION_OPERATIONS).isLessThan(1_024L);
     }
 
