@@ -4,10 +4,12 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.RetryPolicy;
 import dev.levee.bulkhead.Bulkhead;
+import dev.levee.bulkhead.BulkheadConfig;
 import dev.levee.circuitbreaker.CircuitBreaker;
 import dev.levee.circuitbreaker.CircuitBreakerConfig;
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.Pipeline;
+import dev.levee.core.Ticker;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
@@ -36,8 +38,11 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #leveePipelineOfFour()} — {@code Pipeline.of(retry, breaker, limiter, bulkhead)}, built
  *       once; {@code pipeline.execute(call)}. The three gates share {@code Ticker.system()}, so the
- *       pipeline fuses them and reads the clock twice per call.</li>
- *   <li>{@link #resilience4jNestedDecorators()} — resilience4j 2.2.0, decorated once by hand the way
+ *       pipeline fuses them; the breaker keeps its default slow-call rule (it needs the latency) and
+ *       the limiter needs "now", so the run reads the clock twice per call.</li>
+ *   <li>{@link #leveeCoarseTickerPipelineOfFour()} — the same four policies, every one configured with
+ *       the opt-in {@code Ticker.coarse()} (1 ms): the two readings become volatile loads.</li>
+ *   <li>{@link #resilience4jNestedDecorators()} — resilience4j 2.4.0, decorated once by hand the way
  *       its {@code Decorators} builder nests them:
  *       {@code Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker,
  *       RateLimiter.decorateSupplier(limiter, Bulkhead.decorateSupplier(bulkhead, call))))};
@@ -74,6 +79,7 @@ public class PipelineOfFourBenchmark {
 
     private final CheckedSupplier<Object, RuntimeException> leveeCall = () -> RESULT;
     private Pipeline levee;
+    private Pipeline leveeCoarse;
     private Supplier<Object> resilience4j;
     private FailsafeExecutor<Object> failsafe;
     private final dev.failsafe.function.CheckedSupplier<Object> failsafeCall = () -> RESULT;
@@ -81,22 +87,8 @@ public class PipelineOfFourBenchmark {
     /** Builds the three stacks with the same limits and checks that each lets the call through. */
     @Setup
     public void setUp() {
-        levee = Pipeline.of(
-                Retry.of("retry", RetryConfig.builder().maxAttempts(3)
-                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
-                        .jitter(Jitter.factor(0.5))
-                        .build()),
-                CircuitBreaker.of("breaker", CircuitBreakerConfig.builder()
-                        .countWindow(100)
-                        .failureRateThreshold(0.5)
-                        .minimumNumberOfCalls(20)
-                        .waitDurationInOpen(Duration.ofSeconds(60))
-                        .build()),
-                RateLimiter.of("limiter", RateLimiterConfig.builder()
-                        .algorithm(RateLimitAlgorithm.GCRA)
-                        .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
-                        .build()),
-                Bulkhead.of("bulkhead", CONCURRENT_CALLS));
+        levee = leveePipeline(Ticker.system());
+        leveeCoarse = leveePipeline(Ticker.coarse());
 
         io.github.resilience4j.retry.Retry r4jRetry = io.github.resilience4j.retry.Retry.of("retry",
                 io.github.resilience4j.retry.RetryConfig.custom()
@@ -141,9 +133,33 @@ public class PipelineOfFourBenchmark {
 
         for (int i = 0; i < 1000; i++) {
             check("Levee", leveePipelineOfFour());
+            check("Levee (coarse ticker)", leveeCoarseTickerPipelineOfFour());
             check("resilience4j", resilience4jNestedDecorators());
             check("Failsafe", failsafeWith());
         }
+    }
+
+    /** The four Levee policies, every one on {@code ticker} (one instance, so the three gates fuse). */
+    private static Pipeline leveePipeline(Ticker ticker) {
+        return Pipeline.of(
+                Retry.of("retry", RetryConfig.builder().maxAttempts(3)
+                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
+                        .jitter(Jitter.factor(0.5))
+                        .ticker(ticker)
+                        .build()),
+                CircuitBreaker.of("breaker", CircuitBreakerConfig.builder()
+                        .countWindow(100)
+                        .failureRateThreshold(0.5)
+                        .minimumNumberOfCalls(20)
+                        .waitDurationInOpen(Duration.ofSeconds(60))
+                        .ticker(ticker)
+                        .build()),
+                RateLimiter.of("limiter", RateLimiterConfig.builder()
+                        .algorithm(RateLimitAlgorithm.GCRA)
+                        .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
+                        .ticker(ticker)
+                        .build()),
+                Bulkhead.of("bulkhead", BulkheadConfig.builder().maxConcurrentCalls(CONCURRENT_CALLS).ticker(ticker).build()));
     }
 
     private static void check(String library, Object result) {
@@ -160,6 +176,16 @@ public class PipelineOfFourBenchmark {
     @Benchmark
     public Object leveePipelineOfFour() {
         return levee.execute(leveeCall);
+    }
+
+    /**
+     * Levee: the same pipeline with every policy on the opt-in {@code Ticker.coarse()}.
+     *
+     * @return the call's result
+     */
+    @Benchmark
+    public Object leveeCoarseTickerPipelineOfFour() {
+        return leveeCoarse.execute(leveeCall);
     }
 
     /**
