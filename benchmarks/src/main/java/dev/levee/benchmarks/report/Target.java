@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * @param issue the issue that set the target
  * @param goal the target in words
  * @param classes which benchmark classes (simple names) it applies to
- * @param leveeKeyword the Levee methods it applies to (case-insensitive substring); empty for all
+ * @param leveeKeyword the Levee methods it applies to (case-insensitive substring, or {@code |}-separated
+ *     alternatives); empty for all
  * @param against what the Levee method is divided by
  * @param peer the peer, when {@code against} is {@link Against#PEER}
  * @param peerKeyword which of the peer's methods (case-insensitive substring); empty for all
@@ -152,7 +153,17 @@ record Target(
                 Verdict.NOT_MEASURED, why);
     }
 
+    /** Whether {@code method} contains the keyword, or one of its {@code |}-separated alternatives. */
     private static boolean contains(String method, String keyword) {
-        return keyword.isEmpty() || method.toLowerCase(Locale.ROOT).contains(keyword.toLowerCase(Locale.ROOT));
+        if (keyword.isEmpty()) {
+            return true;
+        }
+        String m = method.toLowerCase(Locale.ROOT);
+        for (String k : keyword.split("\\|")) {
+            if (m.contains(k.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
