@@ -531,7 +531,8 @@ public final class CircuitBreaker implements Gate {
         switch (p.state) {
             case CLOSED:
             case METRICS_ONLY: {
-                long now = endKnown ? end : ticker.read();
+                // A count window needs the time only if a rule trips (read there); a time window buckets by it.
+                long now = endKnown ? end : (timeWindow ? ticker.read() : NO_READING);
                 boolean check = p.window.record(SlidingWindow.outcome(failed, slow), now);
                 if (countersTripped(p, failed, now)) {
                     return;
@@ -570,8 +571,8 @@ public final class CircuitBreaker implements Gate {
                 clearReported(p, CONSECUTIVE_BIT); // the run ended
             } else {
                 int n = inARow.incrementAndGet();
-                if (n >= consecutiveFailureThreshold
-                        && tripped(p, now, Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold, CONSECUTIVE_BIT)) {
+                if (n >= consecutiveFailureThreshold && tripped(p, now == NO_READING ? ticker.read() : now,
+                        Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold, CONSECUTIVE_BIT)) {
                     return true;
                 }
             }
@@ -585,8 +586,8 @@ public final class CircuitBreaker implements Gate {
                 }
             } else {
                 int level = decaying.incrementAndGet();
-                if (level >= decayingFailureThreshold
-                        && tripped(p, now, Rule.DECAYING_FAILURES, level, decayingFailureThreshold, DECAYING_BIT)) {
+                if (level >= decayingFailureThreshold && tripped(p, now == NO_READING ? ticker.read() : now,
+                        Rule.DECAYING_FAILURES, level, decayingFailureThreshold, DECAYING_BIT)) {
                     return true;
                 }
             }

@@ -44,6 +44,11 @@ class BreakerTimeNeedTest {
             breaker.onSuccess(breaker.latencySince(breaker.readStart()));
         }
         assertThat(pipeline.execute(() -> 1)).isEqualTo(1);
+        // A failure that trips nothing reads no clock either (only a rule that trips needs the time).
+        assertThatThrownBy(() -> breaker.execute(() -> {
+            throw new IOException("one of many");
+        })).isInstanceOf(IOException.class);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(reads.get()).isZero();
     }
 
