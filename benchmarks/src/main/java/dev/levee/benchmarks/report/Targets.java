@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  *       ≤ 1.0× resilience4j at 1 and 2 threads; {@code execute} ≤ 0.6× resilience4j.</li>
  *   <li><b>Pipeline</b> ({@code PipelineOfFourBenchmark}), issue 13: ≤ 0.5× resilience4j with the system
  *       ticker and ≤ 0.25× with the coarse ticker, at 1 thread.</li>
- *   <li><b>Allocation</b>: every Levee method 0 B/op (below 0.005 B/op), in every class, at every thread
+ *   <li><b>Allocation</b>: every Levee method 0 B/op (below 0.01 B/op), in every class, at every thread
  *       count.</li>
  * </ul>
  */

@@ -164,8 +164,9 @@ class ReportGeneratorTest {
         assertThat(Format.bytes(0.05)).isEqualTo("0.05"); // one 16-byte object every 320 calls
         assertThat(Format.bytes(24.0)).isEqualTo("24.00");
         assertThat(Format.bytes(Double.NaN)).isEqualTo("n/a");
-        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.01).allocatesNothing()).isFalse();
-        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.001).allocatesNothing()).isTrue();
+        assertThat(Format.bytes(0.012)).isEqualTo("0.01"); // one 16-byte object every 1,300 calls
+        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.012).allocatesNothing()).isFalse();
+        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.002).allocatesNothing()).isTrue();
     }
 
     @Test
