@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.State;
  *       once; {@code pipeline.execute(call)}. The three gates share {@code Ticker.system()}, so the
  *       pipeline fuses them; the breaker keeps its default slow-call rule (it needs the latency) and
  *       the limiter needs "now", so the run reads the clock twice per call.</li>
- *   <li>{@link #leveeCoarseTickerPipelineOfFour()} — the same four policies, every one configured with
+ *   <li>{@link #leveeCoarseTickerPipelineOfFour(Coarse)} — the same four policies, every one configured with
  *       the opt-in {@code Ticker.coarse()} (1 ms): the two readings become volatile loads.</li>
  *   <li>{@link #resilience4jNestedDecorators()} — resilience4j 2.4.0, decorated once by hand the way
  *       its {@code Decorators} builder nests them:
@@ -79,7 +79,6 @@ public class PipelineOfFourBenchmark {
 
     private final CheckedSupplier<Object, RuntimeException> leveeCall = () -> RESULT;
     private Pipeline levee;
-    private Pipeline leveeCoarse;
     private Supplier<Object> resilience4j;
     private FailsafeExecutor<Object> failsafe;
     private final dev.failsafe.function.CheckedSupplier<Object> failsafeCall = () -> RESULT;
@@ -88,7 +87,6 @@ public class PipelineOfFourBenchmark {
     @Setup
     public void setUp() {
         levee = leveePipeline(Ticker.system());
-        leveeCoarse = leveePipeline(Ticker.coarse());
 
         io.github.resilience4j.retry.Retry r4jRetry = io.github.resilience4j.retry.Retry.of("retry",
                 io.github.resilience4j.retry.RetryConfig.custom()
@@ -133,9 +131,26 @@ public class PipelineOfFourBenchmark {
 
         for (int i = 0; i < 1000; i++) {
             check("Levee", leveePipelineOfFour());
-            check("Levee (coarse ticker)", leveeCoarseTickerPipelineOfFour());
             check("resilience4j", resilience4jNestedDecorators());
             check("Failsafe", failsafeWith());
+        }
+    }
+
+    /**
+     * The pipeline on the coarse ticker, in its own state so that only the forks measuring it start the
+     * coarse ticker's updater thread (a wake-up every millisecond would otherwise run beside every row).
+     */
+    @State(Scope.Benchmark)
+    public static class Coarse {
+        Pipeline pipeline;
+
+        /** Builds the pipeline on {@code Ticker.coarse()} and checks that it lets the call through. */
+        @Setup
+        public void setUp() {
+            pipeline = leveePipeline(Ticker.coarse());
+            for (int i = 0; i < 1000; i++) {
+                check("Levee (coarse ticker)", pipeline.execute(() -> RESULT));
+            }
         }
     }
 
@@ -181,11 +196,12 @@ public class PipelineOfFourBenchmark {
     /**
      * Levee: the same pipeline with every policy on the opt-in {@code Ticker.coarse()}.
      *
+     * @param coarse the state holding the coarse-ticker pipeline
      * @return the call's result
      */
     @Benchmark
-    public Object leveeCoarseTickerPipelineOfFour() {
-        return leveeCoarse.execute(leveeCall);
+    public Object leveeCoarseTickerPipelineOfFour(Coarse coarse) {
+        return coarse.pipeline.execute(leveeCall);
     }
 
     /**
