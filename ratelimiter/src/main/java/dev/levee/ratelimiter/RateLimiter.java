@@ -117,6 +117,12 @@ public interface RateLimiter extends Gate {
         return tryAcquire(permits, ticker().read());
     }
 
+    /** Takes one permit if available now, reading the ticker (a limiter always needs "now"). */
+    @Override
+    default boolean tryAcquire() {
+        return tryAcquire(1, ticker().read());
+    }
+
     /** Takes one permit if available now. */
     @Override
     default boolean tryAcquire(long nowNanos) {
