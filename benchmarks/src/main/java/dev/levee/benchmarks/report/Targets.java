@@ -27,6 +27,9 @@ import java.util.stream.Collectors;
  *       ≤ 1.0× resilience4j at 1 and 2 threads; {@code execute} ≤ 0.6× resilience4j.</li>
  *   <li><b>Pipeline</b> ({@code PipelineOfFourBenchmark}), issue 13: ≤ 0.5× resilience4j with the system
  *       ticker and ≤ 0.25× with the coarse ticker, at 1 thread.</li>
+ *   <li><b>Timeout</b> ({@code CallerThreadTimeoutBenchmark}), issue 13: the caller-thread timeout
+ *       ({@code TimeoutMode.INTERRUPT}) ≤ 0.5× Failsafe's synchronous timeout at 1 thread, and at most
+ *       100 B/op.</li>
  *   <li><b>Allocation</b>: every Levee method 0 B/op (below 0.01 B/op), in every class, at every thread
  *       count.</li>
  * </ul>
@@ -43,6 +46,8 @@ final class Targets {
     private static final Pattern MIXED_BREAKERS = Pattern.compile("CircuitBreakerMixedOutcomesBenchmark");
     private static final Pattern LIMITERS = Pattern.compile("RateLimiter.*Benchmark");
     private static final Pattern RETRIES = Pattern.compile("Retry.*Benchmark");
+    private static final Pattern RETRY_CLASS = Pattern.compile("RetryBenchmark");
+    private static final Pattern CALLER_THREAD_TIMEOUTS = Pattern.compile("CallerThreadTimeoutBenchmark");
     private static final Pattern BULKHEADS = Pattern.compile("Bulkhead.*Benchmark");
     private static final Pattern PIPELINES = Pattern.compile("PipelineOfFourBenchmark");
 
@@ -70,9 +75,11 @@ final class Targets {
             floor(LIMITER, "token bucket ≤ 1.25× floor", LIMITERS, "token", 1, 1.25),
             fastest(LIMITER, "token bucket ≤ 0.75× fastest peer", LIMITERS, "token", 1, 0.75),
             fastest(LIMITER, "token bucket fastest at 2 threads", LIMITERS, "token", 2, 1.0),
-            peer(RETRY, "≤ 0.5× resilience4j", RETRIES, "", Library.RESILIENCE4J, "", 1, 0.5, false),
-            peer(RETRY + " (#13)", "with a shared budget ≤ 1.5× resilience4j without one", RETRIES, "withBudget",
-                    Library.RESILIENCE4J, "", 1, 1.5, false),
+            peer(RETRY, "≤ 0.5× resilience4j", RETRY_CLASS, "", Library.RESILIENCE4J, "", 1, 0.5, false),
+            peer(RETRY + " (#13)", "with a shared budget ≤ 1.5× resilience4j without one", RETRIES,
+                    "sharedBudget|withBudget", Library.RESILIENCE4J, "", 1, 1.5, false),
+            peer("timeout (#13)", "caller-thread timeout ≤ 0.5× Failsafe's synchronous timeout", CALLER_THREAD_TIMEOUTS,
+                    "interrupt", Library.FAILSAFE, "", 1, 0.5, false),
             peer(BULKHEAD, "semaphore permit protocol ≤ 1.0× resilience4j", BULKHEADS, "tryAcquire",
                     Library.RESILIENCE4J, "tryAcquire", 1, 1.0, false),
             peer(BULKHEAD, "semaphore permit protocol ≤ 1.0× resilience4j at 2 threads", BULKHEADS, "tryAcquire",
@@ -97,7 +104,28 @@ final class Targets {
         for (Target t : SPEED) {
             checks.addAll(t.check(table));
         }
+        checks.addAll(bytesAtMost(table, "timeout (#13)", "caller-thread timeout ≤ 100 B/op", CALLER_THREAD_TIMEOUTS,
+                "interrupt", 100.0));
         checks.addAll(zeroAllocation(table));
+        return checks;
+    }
+
+    /** One check per matching Levee row and thread count: met when its B/op is at most {@code bound}. */
+    private static List<TargetCheck> bytesAtMost(ResultTable table, String issue, String goal, Pattern classes,
+            String keyword, double bound) {
+        List<TargetCheck> checks = new ArrayList<>();
+        for (Measurement m : table.where(m -> classes.matcher(m.className()).matches() && m.library() == Library.LEVEE
+                && !m.extra() && m.method().toLowerCase(java.util.Locale.ROOT).contains(keyword))) {
+            Verdict verdict = Double.isNaN(m.bytesPerOp()) ? Verdict.NOT_MEASURED
+                    : m.bytesPerOp() <= bound ? Verdict.MET : Verdict.NOT_MET;
+            checks.add(new TargetCheck(issue, goal, m.threads(), m.className() + "." + m.method(), "", Double.NaN,
+                    Double.NaN, Double.NaN, verdict, Format.bytes(m.bytesPerOp()) + " B/op"));
+        }
+        if (checks.isEmpty()) {
+            checks.add(new TargetCheck(issue, goal, 1, classes.pattern(), "", Double.NaN, Double.NaN, Double.NaN,
+                    Verdict.NOT_MEASURED, "no levee* method containing '" + keyword + "' in a class matching "
+                    + classes.pattern()));
+        }
         return checks;
     }
 

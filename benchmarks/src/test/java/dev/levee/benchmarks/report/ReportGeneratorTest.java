@@ -159,6 +159,22 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void theCallerThreadTimeoutIsCheckedAgainstFailsafeAndItsByteBound(@TempDir Path dir) throws IOException {
+        write(dir, "t1.json",
+                result("CallerThreadTimeoutBenchmark.leveeInterrupt", 1, 40.0, "1", 96.0),
+                result("CallerThreadTimeoutBenchmark.failsafeTimeout", 1, 400.0, "10", 500.0),
+                result("RetryBudgetBenchmark.leveeRetrySharedBudget", 1, 20.0, "1", 0.0),
+                result("RetryBudgetBenchmark.resilience4jRetry", 1, 18.0, "1", 48.0));
+        List<TargetCheck> checks = Targets.check(table(dir));
+        assertThat(check(checks, "caller-thread timeout ≤ 0.5×").verdict()).isEqualTo(Verdict.MET);
+        TargetCheck bytes = check(checks, "caller-thread timeout ≤ 100 B/op");
+        assertThat(bytes.verdict()).isEqualTo(Verdict.MET);
+        assertThat(bytes.note()).isEqualTo("96.00 B/op");
+        // 20 ± 1 over 18 ± 1: [1.00, 1.24], within 1.5.
+        assertThat(check(checks, "with a shared budget ≤ 1.5×").verdict()).isEqualTo(Verdict.MET);
+    }
+
+    @Test
     void bytesPerOperationAlwaysHaveTwoDecimals() {
         assertThat(Format.bytes(0.0001)).isEqualTo("0.00");
         assertThat(Format.bytes(0.05)).isEqualTo("0.05"); // one 16-byte object every 320 calls
