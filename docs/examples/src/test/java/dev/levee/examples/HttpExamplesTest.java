@@ -123,6 +123,29 @@ class HttpExamplesTest {
     }
 
     @Test
+    void aHintLongerThanMaxRetryAfterReturnsTheResponseAtOnce() throws IOException, InterruptedException {
+        com.sun.net.httpserver.HttpServer maintenance = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        maintenance.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Retry-After", "3600");       // an hour: beyond maxRetryAfter (5 s)
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        maintenance.start();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + maintenance.getAddress().getPort() + "/");
+            HttpClientExample down = new HttpClientExample(client, base, ticker, nanos -> {
+                sleeps.add(nanos);
+                ticker.advance(nanos);
+            });
+            assertThat(down.get("/orders", "g").statusCode()).isEqualTo(503);
+            assertThat(sleeps).isEmpty();                                        // gave up without waiting
+        } finally {
+            maintenance.stop(0);
+        }
+    }
+
+    @Test
     void asyncWithSendAsync() throws Exception {
         HttpResponse<String> response = example.getAsync("/orders", "f").toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertThat(response.statusCode()).isEqualTo(200);
