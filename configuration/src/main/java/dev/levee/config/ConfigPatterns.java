@@ -22,6 +22,7 @@ import dev.levee.loadshed.queue.DeadlineAwareQueueConfig;
 import dev.levee.ratelimiter.AdaptiveRateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.retry.HedgeConfig;
+import dev.levee.retry.ReplicaSetConfig;
 import dev.levee.retry.RetryBudgetConfig;
 import dev.levee.retry.RetryConfig;
 import dev.levee.timeout.AdaptiveTimeoutConfig;
@@ -41,7 +42,7 @@ final class ConfigPatterns {
         Map<String, Class<?>> known = new TreeMap<>();
         for (Class<?> type : List.<Class<?>>of(
                 TimeoutConfig.class, AdaptiveTimeoutConfig.class, TimeoutBudgetConfig.class,
-                RetryConfig.class, RetryBudgetConfig.class, HedgeConfig.class,
+                RetryConfig.class, RetryBudgetConfig.class, HedgeConfig.class, ReplicaSetConfig.class,
                 CircuitBreakerConfig.class,
                 BulkheadConfig.class, ThreadPoolBulkheadConfig.class, KeyedBulkheadConfig.class,
                 RateLimiterConfig.class, AdaptiveRateLimiterConfig.class,

@@ -72,6 +72,25 @@ class ConfigurationDocTest {
     }
 
     @Test
+    void everyConfigOfEveryPublishedModuleIsAPattern() {
+        // A config class added to any module must be added to ConfigPatterns (and so to this page).
+        List<Class<?>> configs = PublishedTypes.endingIn("Config").stream()
+                .filter(ConfigurationDocTest::hasBuilder)
+                .toList();
+        assertThat(configs).hasSizeGreaterThan(20);
+        assertThat(LeveeProperties.patterns().values()).containsAll(configs);
+    }
+
+    private static boolean hasBuilder(Class<?> type) {
+        try {
+            type.getMethod("builder");
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    @Test
     void everyBuilderFieldIsAKeyOrCodeOnly() throws Exception {
         int setters = 0;
         for (Class<?> type : LeveeProperties.patterns().values()) {

@@ -41,6 +41,8 @@ import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterMetricsBinder;
 import dev.levee.retry.Hedge;
 import dev.levee.retry.HedgeMetricsBinder;
+import dev.levee.retry.ReplicaSet;
+import dev.levee.retry.ReplicaSetMetricsBinder;
 import dev.levee.retry.Retry;
 import dev.levee.retry.RetryMetricsBinder;
 import dev.levee.timeout.Timeout;
@@ -68,7 +70,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p><b>Model.</b> {@link #bind(Object)} finds the pattern's own {@code XMetricsBinder} for the
- * object's type (circuit breaker, retry, hedge, bulkhead, rate limiter and keyed rate limiter, timeout,
+ * object's type (circuit breaker, retry, hedge, replica set, bulkhead, rate limiter and keyed rate limiter, timeout,
  * concurrency limiter, client throttle, shedders, measured queues, goodput, fallbacks, coalescers,
  * degradation levels, health checkers, watchdogs and health endpoints) and binds it, so the meters are
  * exactly the ones each pattern documents. {@link #bindAll(Object...)} takes any mix of policies,
@@ -109,6 +111,7 @@ public final class LeveeMeters {
             new Binding<>(CircuitBreaker.class, "circuitbreaker", CircuitBreakerMetricsBinder::new),
             new Binding<>(Retry.class, "retry", RetryMetricsBinder::new),
             new Binding<>(Hedge.class, "hedge", HedgeMetricsBinder::new),
+            new Binding<>(ReplicaSet.class, "replicas", r -> new ReplicaSetMetricsBinder((ReplicaSet<?>) r)),
             new Binding<>(Bulkhead.class, "bulkhead", BulkheadMetricsBinder::new),
             new Binding<>(RateLimiter.class, "ratelimiter", RateLimiterMetricsBinder::new),
             new Binding<>(KeyedRateLimiter.class, "ratelimiter", k -> new RateLimiterMetricsBinder((KeyedRateLimiter<?>) k)),

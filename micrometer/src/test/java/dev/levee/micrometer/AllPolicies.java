@@ -17,6 +17,7 @@ import dev.levee.loadshed.PidShedder;
 import dev.levee.loadshed.queue.CoDelQueue;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.retry.Hedge;
+import dev.levee.retry.ReplicaSet;
 import dev.levee.retry.Retry;
 import dev.levee.timeout.Timeout;
 import java.time.Duration;
@@ -31,6 +32,7 @@ final class AllPolicies {
                 CircuitBreaker.ofDefaults("cb"),
                 Retry.ofDefaults("retry"),
                 Hedge.ofDefaults("hedge"),
+                ReplicaSet.ofDefaults("replicas", List.of("a", "b")),
                 Bulkhead.ofDefaults("bulkhead"),
                 RateLimiter.ofDefaults("limiter"),
                 Timeout.of("timeout", Duration.ofSeconds(1)),

@@ -33,7 +33,9 @@ class LeveeMetersTest {
     /** Pattern-specific dimensions outside the vocabulary, each documented in docs/metrics.md. */
     static final java.util.Map<String, Set<String>> EXTRA_TAG_KEYS = java.util.Map.of(
             "levee.degrade.fallbacks", Set.of("tier"),                     // which fallback tier answered
-            "levee.health.status", Set.of("level"));                       // liveness, readiness, startup or deep
+            "levee.health.status", Set.of("level"),                        // liveness, readiness, startup or deep
+            "levee.replicas.calls", Set.of("replica"),                     // which replica of the set
+            "levee.replicas.outstanding", Set.of("replica"));
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
@@ -47,10 +49,30 @@ class LeveeMetersTest {
             prefixes.add(parts[0] + "." + parts[1]);
         }
         assertThat(prefixes).containsExactlyInAnyOrder("levee.circuitbreaker", "levee.retry", "levee.hedge", "levee.bulkhead",
-                "levee.ratelimiter", "levee.timeout", "levee.loadshed", "levee.degrade", "levee.health");
+                "levee.ratelimiter", "levee.timeout", "levee.loadshed", "levee.degrade", "levee.health", "levee.replicas");
         for (Object policy : AllPolicies.create()) {
             assertThat(LeveeMeters.isBindable(policy)).as(policy.getClass().getName()).isTrue();
         }
+    }
+
+    @Test
+    void everyBinderOfEveryPublishedModuleHasItsTypeInTheTable() {
+        // A binder added to any module must be added to LeveeMeters' table: its constructor's policy type is bindable.
+        List<String> missing = new java.util.ArrayList<>();
+        for (Class<?> binder : PublishedTypes.endingIn("MetricsBinder")) {
+            for (var constructor : binder.getConstructors()) {
+                Class<?>[] params = constructor.getParameterTypes();
+                if (params.length == 1 && params[0].isArray()) {
+                    Class<?> policyType = params[0].getComponentType();
+                    boolean bindable = AllPolicies.create().stream().anyMatch(policyType::isInstance)
+                            || policyType.getSimpleName().equals("HealthEndpoint");   // starts a server; bound by type
+                    if (!bindable) {
+                        missing.add(binder.getSimpleName() + " (" + policyType.getName() + ")");
+                    }
+                }
+            }
+        }
+        assertThat(missing).as("binders whose policy type LeveeMeters cannot bind (or AllPolicies does not create)").isEmpty();
     }
 
     @Test
