@@ -21,7 +21,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -98,7 +98,12 @@ public final class RedisRateLimiter implements RateLimiter {
     private final long failClosedRetryNanos;
     private final EventListeners<RateLimiterEvent> events = new EventListeners<>();
     private final EventListeners<RedisRateLimiterEvent> storeEvents = new EventListeners<>();
-    private final AtomicBoolean outage = new AtomicBoolean();
+    /**
+     * Even while Redis decides, odd during an outage; each switch adds one. A call remembers the phase
+     * it started in and may only switch from that phase, so answers that were in flight when Redis
+     * died (or failures in flight when it came back) cannot flap the state.
+     */
+    private final AtomicLong phase = new AtomicLong();
     private volatile long outageStart;
     private volatile long lastRetryAfterNanos;
     private final LongAdder storeCalls = new LongAdder();
@@ -360,8 +365,9 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return the answer, or null when Redis is unavailable (the outage is recorded)
      */
     private long @Nullable [] ask(Params p, int permits, long maxWaitNanos, long now) throws InterruptedException {
+        long startPhase = phase.get();
         if (!breaker.tryAcquire(now)) {
-            outageBegan(now, "the store's circuit breaker is open");
+            outageBegan(startPhase, now, "the store's circuit breaker is open");
             return null;
         }
         Ticker bt = breaker.ticker();
@@ -372,7 +378,7 @@ public final class RedisRateLimiter implements RateLimiter {
         } catch (StoreException e) {
             breaker.onFailure(bt.read() - start, e.getCause() == null ? e : e.getCause());
             storeFailures.increment();
-            outageBegan(now, e.getMessage() == null ? e.toString() : e.getMessage());
+            outageBegan(startPhase, now, e.getMessage() == null ? e.toString() : e.getMessage());
             return null;
         } catch (InterruptedException | RuntimeException | Error e) {
             breaker.onIgnored();
@@ -380,7 +386,7 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         breaker.onSuccess(bt.read() - start);
         storeCalls.increment();
-        storeRecovered(now);
+        storeRecovered(startPhase, now);
         return r;
     }
 
@@ -437,19 +443,20 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         Ticker bt = breaker.ticker();
         long start = bt.read();
+        long startPhase = phase.get();
         try {
             runner.callAsync(script, keys, params.args(want, 0L, clockShift)).whenComplete((r, error) -> {
                 long end = ticker.read();
                 if (error == null) {
                     breaker.onSuccess(bt.read() - start);
                     storeCalls.increment();
-                    storeRecovered(end);
+                    storeRecovered(startPhase, end);
                     boolean ok = r[ScriptRunner.GRANTED] == 1;
                     pool.refilled(ok ? want : 0, ok ? end : end + nanos(r[ScriptRunner.RETRY_AFTER]));
                 } else {
                     breaker.onFailure(bt.read() - start, error);
                     storeFailures.increment();
-                    outageBegan(end, error.toString());
+                    outageBegan(startPhase, end, error.toString());
                     pool.refilled(0, end);
                 }
             });
@@ -468,8 +475,8 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private void outageBegan(long now, String cause) {
-        if (!outage.get() && outage.compareAndSet(false, true)) {
+    private void outageBegan(long startPhase, long now, String cause) {
+        if ((startPhase & 1) == 0 && phase.compareAndSet(startPhase, startPhase + 1)) {
             outageStart = now;
             LOG.warn("RedisRateLimiter '{}': Redis is unavailable ({}); {} decides until it answers again",
                     name, cause, config.outagePolicy());
@@ -479,8 +486,8 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private void storeRecovered(long now) {
-        if (outage.get() && outage.compareAndSet(true, false)) {
+    private void storeRecovered(long startPhase, long now) {
+        if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
             long lasted = now - outageStart;
             LOG.warn("RedisRateLimiter '{}': Redis answers again after {} ms; decisions come from Redis",
                     name, lasted / 1_000_000L);
@@ -658,7 +665,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return true when the last call to Redis succeeded
      */
     public boolean storeAvailable() {
-        return !outage.get();
+        return (phase.get() & 1) == 0;
     }
 
     /**
@@ -668,7 +675,7 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public RedisRateLimiterMetrics redisMetrics() {
         LeasePool pool = lease;
-        return new RedisRateLimiterMetrics(params.limit, params.periodNanos, !outage.get(), config.outagePolicy(),
+        return new RedisRateLimiterMetrics(params.limit, params.periodNanos, storeAvailable(), config.outagePolicy(),
                 breaker.state(), storeCalls.sum(), storeFailures.sum(), outageDecisions.sum(), runner.reloads(),
                 granted.sum(), rejected.sum(), pool == null ? 0L : pool.stock(), pool == null ? 0L : pool.refills());
     }

@@ -87,6 +87,9 @@ final class RedisServer implements AutoCloseable {
     /** Kills the server with SIGKILL (no shutdown, no goodbye to clients) and waits until it is gone. */
     void kill() {
         Process p = process;
+        if (p.isAlive()) {
+            signal("CONT"); // a stopped process dies of SIGKILL too, but only once it is scheduled again
+        }
         p.destroyForcibly();
         try {
             p.waitFor();
@@ -94,6 +97,26 @@ final class RedisServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         RUNNING.remove(p);
+    }
+
+    /**
+     * Sends a signal to the server ({@code STOP} freezes it with its connections open, {@code CONT}
+     * resumes it).
+     *
+     * @param signal the signal's name without {@code SIG}
+     */
+    void signal(String signal) {
+        try {
+            int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+            if (rc != 0) {
+                throw new IllegalStateException("kill -" + signal + " failed: " + rc);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Starts the server again on the same port (empty: nothing was persisted). */
