@@ -680,6 +680,12 @@ public final class RedisRateLimiter implements RateLimiter {
                 granted.sum(), rejected.sum(), pool == null ? 0L : pool.stock(), pool == null ? 0L : pool.refills());
     }
 
+    /** Whether a lease refill is in flight (tests wait for it). */
+    boolean leaseRefillInFlight() {
+        LeasePool pool = lease;
+        return pool != null && pool.refilling();
+    }
+
     /**
      * Test hook: shifts the clock the scripts read by {@code micros} (the server's {@code TIME} plus this),
      * so a test can move time forward on a real server. Package-private; never used outside tests.

@@ -99,6 +99,15 @@ public final class LeasePool {
     }
 
     /**
+     * Whether a refill is in flight.
+     *
+     * @return true between {@link #startRefill} and {@link #refilled}
+     */
+    public boolean refilling() {
+        return refilling.get();
+    }
+
+    /**
      * The permits held now.
      *
      * @return at least 0
