@@ -28,9 +28,8 @@ import java.util.function.BooleanSupplier;
  * decisions per second and p50/p99 latency of one shared limit on one local {@code redis-server} (the
  * same binary the tests use), 1 and 16 concurrent callers on one connection, for Levee's GCRA, Levee's
  * token bucket, Levee's GCRA in lease mode, and bucket4j's Lettuce backend (a token bucket, its
- * compare-and-swap proxy manager). The limit (1,000,000 per second, burst 1,000,000) is far above what
- * any contender reaches, so every call is a full decision and none is refused; the harness prints the
- * refusals to show it. Then a run where the limit binds measures lease mode's over-admission against
+ * compare-and-swap proxy manager). The limit (1,000,000 per second, burst 10^9) never binds in a run,
+ * so every call is a full decision and none is refused; the harness prints the refusals to show it. Then a run where the limit binds measures lease mode's over-admission against
  * the GCRA bound {@code burst + floor(W / T)}.
  *
  * <p>JMH is not used: the cost measured is a network round trip to a separate process, the callers
@@ -39,6 +38,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class RedisThroughputHarness {
     private static final long LIMIT = 1_000_000;
+    /** A burst no contender can spend in a run, so the limit never binds and every call is a full decision. */
+    private static final long BURST = 1_000_000_000;
     private static final int LEASE = 1_000;
     private static final int MAX_SAMPLES = 1 << 21;
 
@@ -86,7 +87,7 @@ public final class RedisThroughputHarness {
     private static BooleanSupplier levee(StatefulRedisConnection<String, String> c, RateLimitAlgorithm algorithm,
             int lease, String name) {
         RedisRateLimiter limiter = RedisRateLimiter.of(name, RedisRateLimiterConfig.builder()
-                .rate(RateLimiterConfig.builder().algorithm(algorithm).rate(LIMIT, Duration.ofSeconds(1)).build())
+                .rate(RateLimiterConfig.builder().algorithm(algorithm).rate(LIMIT, Duration.ofSeconds(1)).burst(BURST).build())
                 .callTimeout(Duration.ofSeconds(5))
                 .outagePolicy(OutagePolicy.FAIL_CLOSED)
                 .leaseSize(lease)
@@ -99,7 +100,7 @@ public final class RedisThroughputHarness {
                 .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
                 .build();
         BucketConfiguration config = BucketConfiguration.builder()
-                .addLimit(limit -> limit.capacity(LIMIT).refillGreedy(LIMIT, Duration.ofSeconds(1)))
+                .addLimit(limit -> limit.capacity(BURST).refillGreedy(LIMIT, Duration.ofSeconds(1)))
                 .build();
         BucketProxy bucket = proxies.builder().build(name, () -> config);
         return () -> bucket.tryConsume(1);
