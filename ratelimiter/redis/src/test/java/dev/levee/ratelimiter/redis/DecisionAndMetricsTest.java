@@ -57,6 +57,28 @@ class DecisionAndMetricsTest extends RedisTestSupport {
     }
 
     @Test
+    void acquireWaitsByReservingOnTheServer() {
+        try (StatefulRedisConnection<String, String> c = connect()) {
+            ManualTicker ticker = new ManualTicker();
+            RedisRateLimiter limiter = RedisRateLimiter.of(unique("wait"), RedisRateLimiterConfig.builder()
+                    .rate(RateLimiterConfig.builder().rate(10, Duration.ofHours(10)).burst(1).ticker(ticker).sleeper(ticker).build())
+                    .callTimeout(Duration.ofSeconds(10))
+                    .build(), c);
+            assertThat(limiter.reserves()).isTrue();
+            limiter.acquire(1, Duration.ZERO);
+            // The next permit is due in T = 1 h (less the real time that passed): booked, then slept.
+            limiter.acquire(1, Duration.ofHours(2));
+            assertThat(ticker.read()).isBetween(Duration.ofMinutes(59).toNanos(), Duration.ofHours(1).toNanos());
+            // Two are booked ahead now: the third is due in about 2 h, beyond a 30-minute wait.
+            assertThatThrownBy(() -> limiter.acquire(1, Duration.ofMinutes(30))).isInstanceOf(RateLimitedException.class)
+                    .satisfies(e -> assertThat(((RateLimitedException) e).retryAfterNanos())
+                            .isBetween(Duration.ofMinutes(119).toNanos(), Duration.ofHours(2).toNanos()));
+            RateLimitDecision d = limiter.peek(ticker.read(), new RateLimitDecision());
+            assertThat(d.balance()).as("one permit owed").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void anInstanceWithAClockAnHourOffSeesTheSameState() {
         try (StatefulRedisConnection<String, String> c1 = connect(); StatefulRedisConnection<String, String> c2 = connect()) {
             String name = unique("skew");
