@@ -16,18 +16,14 @@ import dev.levee.ratelimiter.RateLimiterEvent;
 import dev.levee.ratelimiter.redis.internal.LeasePool;
 import dev.levee.ratelimiter.redis.internal.RedisScript;
 import dev.levee.ratelimiter.redis.internal.ScriptRunner;
-import dev.levee.ratelimiter.redis.internal.StoreException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link RateLimiter} whose state lives in Redis, so every instance of a service that uses the same
@@ -83,31 +79,18 @@ import org.slf4j.LoggerFactory;
  * never closed by the limiter.
  */
 public final class RedisRateLimiter implements RateLimiter {
-    private static final Logger LOG = LoggerFactory.getLogger(RedisRateLimiter.class);
-
     private final String name;
     private final RedisRateLimiterConfig config;
     private final RateLimiterConfig rate;
     private final Ticker ticker;
     private final RedisScript script;
-    private final ScriptRunner runner;
+    private final RedisStore store;
     private final String[] keys;
-    private final CircuitBreaker breaker;
     private final @Nullable RateLimiter fallback;
     private final @Nullable LeasePool lease;
     private final long failClosedRetryNanos;
-    private final EventListeners<RateLimiterEvent> events = new EventListeners<>();
-    private final EventListeners<RedisRateLimiterEvent> storeEvents = new EventListeners<>();
-    /**
-     * Even while Redis decides, odd during an outage; each switch adds one. A call remembers the phase
-     * it started in and may only switch from that phase, so answers that were in flight when Redis
-     * died (or failures in flight when it came back) cannot flap the state.
-     */
-    private final AtomicLong phase = new AtomicLong();
-    private volatile long outageStart;
+    private final EventListeners<RateLimiterEvent> events;
     private volatile long lastRetryAfterNanos;
-    private final LongAdder storeCalls = new LongAdder();
-    private final LongAdder storeFailures = new LongAdder();
     private final LongAdder outageDecisions = new LongAdder();
     private final LongAdder granted = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -143,15 +126,21 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private RedisRateLimiter(String name, RedisRateLimiterConfig config, RedisScriptingAsyncCommands<String, String> commands) {
+    /**
+     * @param name the limiter's name (the key's hash tag)
+     * @param config the config
+     * @param store Redis with its breaker: the limiter's own, or shared by the keys of a keyed limiter
+     * @param events where rejections and rate changes go: the limiter's own, or shared likewise
+     */
+    RedisRateLimiter(String name, RedisRateLimiterConfig config, RedisStore store, EventListeners<RateLimiterEvent> events) {
         this.name = name;
         this.config = config;
         this.rate = config.rate();
         this.ticker = rate.ticker();
         this.script = RedisScript.of(rate.algorithm());
-        this.runner = new ScriptRunner(commands, config.callTimeoutNanos());
+        this.store = store;
+        this.events = events;
         this.keys = new String[] {config.keyPrefix() + "{" + name + "}:" + script.keySuffix()};
-        this.breaker = CircuitBreaker.of(name + ".store", config.storeBreaker());
         this.fallback = config.outagePolicy() == OutagePolicy.LOCAL_FALLBACK
                 ? RateLimiter.of(name + ".fallback", fallbackRate(rate, config.expectedInstances()))
                 : null;
@@ -205,7 +194,8 @@ public final class RedisRateLimiter implements RateLimiter {
         String checked = Validate.name(RedisRateLimiterConfig.POLICY, name);
         Validate.notNull(RedisRateLimiterConfig.POLICY, "config", config);
         Validate.notNull(RedisRateLimiterConfig.POLICY, "commands", commands);
-        return new RedisRateLimiter(checked, config, commands);
+        return new RedisRateLimiter(checked, config,
+                new RedisStore(checked, config, new ScriptRunner(commands, config.callTimeoutNanos())), new EventListeners<>());
     }
 
     /**
@@ -274,7 +264,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return the breaker
      */
     public CircuitBreaker storeBreaker() {
-        return breaker;
+        return store.breaker();
     }
 
     @Override
@@ -359,35 +349,8 @@ public final class RedisRateLimiter implements RateLimiter {
         return nanos(r[ScriptRunner.WAIT]);
     }
 
-    /**
-     * Runs the script through the breaker.
-     *
-     * @return the answer, or null when Redis is unavailable (the outage is recorded)
-     */
     private long @Nullable [] ask(Params p, int permits, long maxWaitNanos, long now) throws InterruptedException {
-        long startPhase = phase.get();
-        if (!breaker.tryAcquire(now)) {
-            outageBegan(startPhase, now, "the store's circuit breaker is open");
-            return null;
-        }
-        Ticker bt = breaker.ticker();
-        long start = bt.read();
-        long[] r;
-        try {
-            r = runner.call(script, keys, p.args(permits, maxWaitNanos, clockShift));
-        } catch (StoreException e) {
-            breaker.onFailure(bt.read() - start, e.getCause() == null ? e : e.getCause());
-            storeFailures.increment();
-            outageBegan(startPhase, now, e.getMessage() == null ? e.toString() : e.getMessage());
-            return null;
-        } catch (InterruptedException | RuntimeException | Error e) {
-            breaker.onIgnored();
-            throw e;
-        }
-        breaker.onSuccess(bt.read() - start);
-        storeCalls.increment();
-        storeRecovered(startPhase, now);
-        return r;
+        return store.ask(script, keys, p.args(permits, maxWaitNanos, clockShift), now);
     }
 
     private long outageDecision(int permits, long now, long maxWaitNanos, @Nullable RateLimitDecision into) {
@@ -437,31 +400,17 @@ public final class RedisRateLimiter implements RateLimiter {
         if (want == 0) {
             return;
         }
-        if (!breaker.tryAcquire(now)) {
-            pool.refilled(0, now);
-            return;
-        }
-        Ticker bt = breaker.ticker();
-        long start = bt.read();
-        long startPhase = phase.get();
         try {
-            runner.callAsync(script, keys, params.args(want, 0L, clockShift)).whenComplete((r, error) -> {
-                long end = ticker.read();
-                if (error == null) {
-                    breaker.onSuccess(bt.read() - start);
-                    storeCalls.increment();
-                    storeRecovered(startPhase, end);
-                    boolean ok = r[ScriptRunner.GRANTED] == 1;
-                    pool.refilled(ok ? want : 0, ok ? end : end + nanos(r[ScriptRunner.RETRY_AFTER]));
+            store.askAsync(script, keys, params.args(want, 0L, clockShift), now, ticker, r -> {
+                if (r == null) {
+                    pool.refilled(0, ticker.read());
                 } else {
-                    breaker.onFailure(bt.read() - start, error);
-                    storeFailures.increment();
-                    outageBegan(startPhase, end, error.toString());
-                    pool.refilled(0, end);
+                    boolean ok = r[ScriptRunner.GRANTED] == 1;
+                    long end = ticker.read();
+                    pool.refilled(ok ? want : 0, ok ? end : end + nanos(r[ScriptRunner.RETRY_AFTER]));
                 }
             });
         } catch (RuntimeException | Error e) {
-            breaker.onIgnored();
             pool.refilled(0, now);
             throw e;
         }
@@ -472,28 +421,6 @@ public final class RedisRateLimiter implements RateLimiter {
         lastRetryAfterNanos = retryAfterNanos;
         if (!events.isEmpty()) {
             events.publish(new RateLimiterEvent.Rejected(name, now, permits, retryAfterNanos));
-        }
-    }
-
-    private void outageBegan(long startPhase, long now, String cause) {
-        if ((startPhase & 1) == 0 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            outageStart = now;
-            LOG.warn("RedisRateLimiter '{}': Redis is unavailable ({}); {} decides until it answers again",
-                    name, cause, config.outagePolicy());
-            if (!storeEvents.isEmpty()) {
-                storeEvents.publish(new RedisRateLimiterEvent.OutageBegan(name, now, config.outagePolicy(), cause));
-            }
-        }
-    }
-
-    private void storeRecovered(long startPhase, long now) {
-        if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            long lasted = now - outageStart;
-            LOG.warn("RedisRateLimiter '{}': Redis answers again after {} ms; decisions come from Redis",
-                    name, lasted / 1_000_000L);
-            if (!storeEvents.isEmpty()) {
-                storeEvents.publish(new RedisRateLimiterEvent.OutageEnded(name, now, lasted));
-            }
         }
     }
 
@@ -656,7 +583,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return closing it unregisters the listener
      */
     public Subscription onStoreEvent(Consumer<? super RedisRateLimiterEvent> listener) {
-        return storeEvents.subscribe(listener);
+        return store.events().subscribe(listener);
     }
 
     /**
@@ -665,7 +592,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return true when the last call to Redis succeeded
      */
     public boolean storeAvailable() {
-        return (phase.get() & 1) == 0;
+        return store.available();
     }
 
     /**
@@ -676,7 +603,7 @@ public final class RedisRateLimiter implements RateLimiter {
     public RedisRateLimiterMetrics redisMetrics() {
         LeasePool pool = lease;
         return new RedisRateLimiterMetrics(params.limit, params.periodNanos, storeAvailable(), config.outagePolicy(),
-                breaker.state(), storeCalls.sum(), storeFailures.sum(), outageDecisions.sum(), runner.reloads(),
+                store.breaker().state(), store.calls(), store.failures(), outageDecisions.sum(), store.reloads(),
                 granted.sum(), rejected.sum(), pool == null ? 0L : pool.stock(), pool == null ? 0L : pool.refills());
     }
 

@@ -4,7 +4,9 @@ import dev.levee.circuitbreaker.CircuitState;
 
 /**
  * A snapshot of a {@link RedisRateLimiter} ({@link RedisRateLimiter#redisMetrics()}): which path
- * decides now and how each path has been used.
+ * decides now and how each path has been used. The store's fields ({@code storeAvailable},
+ * {@code breakerState}, {@code storeCalls}, {@code storeFailures}, {@code scriptReloads}) describe the
+ * store, which the keys of a {@link KeyedRedisRateLimiter} share; the others are the limiter's own.
  *
  * @param limit the limit in force, permits per {@code periodNanos}
  * @param periodNanos the period in force
