@@ -56,9 +56,11 @@ final class RedisServer implements AutoCloseable {
      * @return the running server
      */
     static RedisServer start(String... extra) {
+        boolean cluster = List.of(extra).contains("--cluster-enabled");
         IOException last = null;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
+        for (int attempt = 0; attempt < 10; attempt++) {
+            // A cluster node also listens on port + 10000 (its bus), which must be a valid, free port.
+            int port = cluster ? freeClusterPort() : freePort();
             Path dir = Paths.get("target", "redis-" + port).toAbsolutePath();
             try {
                 Files.createDirectories(dir);
@@ -198,6 +200,24 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
+    private static int freeClusterPort() {
+        for (int i = 0; i < 100; i++) {
+            int port = freePort();
+            if (port + 10_000 <= 65_535 && isFree(port + 10_000)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port pair (p, p + 10000) on the loopback interface");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort() == port;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
@@ -206,10 +226,14 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** The binary: {@code redis-server} on the PATH, else the one inside embedded-redis. */
+    /**
+     * The binary: {@code redis-server} on the PATH, else the one inside embedded-redis. The system
+     * property {@code levee.redis.server=embedded} skips the PATH (to test the fallback on a machine
+     * that has Redis installed).
+     */
     static synchronized Path binary() {
         String path = System.getenv("PATH");
-        if (path != null) {
+        if (path != null && !"embedded".equals(System.getProperty("levee.redis.server"))) {
             for (String d : path.split(java.io.File.pathSeparator)) {
                 Path candidate = Paths.get(d, "redis-server");
                 if (Files.isExecutable(candidate)) {
@@ -217,7 +241,7 @@ final class RedisServer implements AutoCloseable {
                 }
             }
         }
-        Path target = Paths.get("target", "redis-bin", "redis-server").toAbsolutePath();
+        Path target = Paths.get("target", "redis-bin", EMBEDDED).toAbsolutePath();
         if (Files.isExecutable(target)) {
             return target;
         }
