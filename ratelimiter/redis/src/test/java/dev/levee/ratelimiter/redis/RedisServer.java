@@ -89,9 +89,6 @@ final class RedisServer implements AutoCloseable {
     /** Kills the server with SIGKILL (no shutdown, no goodbye to clients) and waits until it is gone. */
     void kill() {
         Process p = process;
-        if (p.isAlive()) {
-            signal("CONT"); // a stopped process dies of SIGKILL too, but only once it is scheduled again
-        }
         p.destroyForcibly();
         try {
             p.waitFor();
