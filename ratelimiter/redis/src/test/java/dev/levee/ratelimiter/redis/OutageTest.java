@@ -29,8 +29,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class OutageTest {
     private static final Duration TIMEOUT = Duration.ofMillis(200);
-    /** Scheduling slack for a shared 2-core machine; the timeout itself is enforced by the limiter. */
-    private static final long SLACK_NANOS = Duration.ofMillis(400).toNanos();
+    /**
+     * Scheduling slack for a loaded 2-core machine (a full build runs beside the test); the timeout
+     * itself is enforced by the limiter. Without the timeout a caller would wait for the client's own
+     * command timeout (60 s by default in Lettuce), so the check still tells the two apart.
+     */
+    private static final long SLACK_NANOS = Duration.ofSeconds(1).toNanos();
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     private static final long LIMIT = 100;
     private static final int INSTANCES = 4;
@@ -68,13 +72,20 @@ class OutageTest {
             List<RedisRateLimiterEvent> events = new CopyOnWriteArrayList<>();
             limiter.onStoreEvent(events::add);
 
-            // The load: 8 threads deciding until told to stop; the slowest decision is recorded.
+            // Warm the decision path (class loading, the first EVAL) before anything is timed.
+            for (int i = 0; i < 20; i++) {
+                limiter.tryAcquire(1, clock.read());
+            }
+            // The load: 8 threads deciding until told to stop; the slowest decision that started after
+            // the kill is recorded.
             AtomicBoolean stop = new AtomicBoolean();
+            AtomicBoolean killed = new AtomicBoolean();
             AtomicLong slowest = new AtomicLong();
             AtomicLong decisions = new AtomicLong();
             Thread killer = new Thread(() -> {
                 await().atMost(Duration.ofSeconds(20)).until(() -> decisions.get() >= 200);
                 server.kill();
+                killed.set(true);
                 long before = decisions.get();
                 await().atMost(Duration.ofSeconds(20)).until(() -> decisions.get() >= before + 2_000);
                 stop.set(true);
@@ -83,9 +94,12 @@ class OutageTest {
             Concurrently.run(8, thread -> {
                 RateLimitDecision decision = new RateLimitDecision();
                 while (!stop.get()) {
+                    boolean timed = killed.get();
                     long start = System.nanoTime();
                     limiter.tryAcquire(1, clock.read(), decision);
-                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                    if (timed) {
+                        slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                    }
                     decisions.incrementAndGet();
                 }
             });
@@ -161,7 +175,9 @@ class OutageTest {
                         .storeBreaker(RedisRateLimiterConfig.DEFAULT_STORE_BREAKER.toBuilder()
                                 .waitDurationInOpen(PROBE_INTERVAL).ticker(clock).build())
                         .build(), connection);
-                assertThat(limiter.tryAcquire(1, clock.read())).isTrue();
+                for (int i = 0; i < 20; i++) {
+                    assertThat(limiter.tryAcquire(1, clock.read())).isTrue(); // warms the path before timing
+                }
                 server.signal("STOP");
                 AtomicLong slowest = new AtomicLong();
                 AtomicLong granted = new AtomicLong();
@@ -191,7 +207,7 @@ class OutageTest {
                 assertThat(limiter.storeAvailable()).isTrue();
                 // Redis kept its state. The commands that timed out had been sent: the resumed server ran
                 // them, so refused callers may have used permits (under-admission, never over).
-                assertThat(d.remaining()).as("Redis kept its state").isBetween(LIMIT - 2 - failures, LIMIT - 2);
+                assertThat(d.remaining()).as("Redis kept its state").isBetween(LIMIT - 21 - failures, LIMIT - 21);
             } finally {
                 client.shutdown(0, 2, TimeUnit.SECONDS);
                 resources.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
