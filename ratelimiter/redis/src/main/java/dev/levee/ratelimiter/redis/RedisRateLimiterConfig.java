@@ -22,7 +22,7 @@ import java.time.Duration;
  *   <caption>Fields, defaults and bounds</caption>
  *   <tr><th>field</th><th>default</th><th>bound</th><th>meaning</th></tr>
  *   <tr><td>rate</td><td>{@link RateLimiterConfig#defaults()} (GCRA, 100 per second)</td><td>GCRA,
- *       TOKEN_BUCKET, SLIDING_WINDOW_COUNTER or FIXED_WINDOW; no warm-up; at most one permit per
+ *       TOKEN_BUCKET, SLIDING_WINDOW_COUNTER (one bucket) or FIXED_WINDOW; no warm-up; at most one permit per
  *       microsecond; period a whole number of microseconds (rounded up)</td><td>algorithm, limit,
  *       period, burst, initialTokens, maxWait, ticker and sleeper, as for a local limiter</td></tr>
  *   <tr><td>keyPrefix</td><td>{@value #DEFAULT_KEY_PREFIX}</td><td>not null, no braces, at most 200
@@ -347,6 +347,8 @@ public final class RedisRateLimiterConfig {
                     "GCRA, TOKEN_BUCKET, SLIDING_WINDOW_COUNTER or FIXED_WINDOW", algorithm);
             Validate.check(rate.warmUpNanos() == 0, policy, "rate.warmUp", "0 (no warm-up on Redis)",
                     Duration.ofNanos(rate.warmUpNanos()));
+            Validate.check(rate.buckets() == 1, policy, "rate.buckets",
+                    "1 (the Redis sliding-window counter is the classic two-window one)", rate.buckets());
             long periodMicros = periodMicros(rate);
             Validate.check(rate.limit() <= periodMicros, policy, "rate.limit",
                     "<= period in microseconds (" + periodMicros + "): at most one permit per microsecond", rate.limit());

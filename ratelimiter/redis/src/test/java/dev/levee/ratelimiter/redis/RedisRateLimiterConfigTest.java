@@ -22,6 +22,8 @@ class RedisRateLimiterConfigTest {
                 bad("rate", b -> b.rate(null), "null"),
                 bad("rate.algorithm", b -> b.rate(RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.SLIDING_LOG).build()),
                         "SLIDING_LOG"),
+                bad("rate.buckets", b -> b.rate(RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER)
+                        .buckets(4).build()), "4"),
                 bad("rate.warmUp", b -> b.rate(RateLimiterConfig.builder().warmUp(Duration.ofSeconds(1)).build()), "PT1S"),
                 bad("rate.limit", b -> b.rate(RateLimiterConfig.builder().rate(2_000, Duration.ofMillis(1)).build()), "2000"),
                 bad("rate.burst", b -> b.rate(RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
