@@ -3,6 +3,7 @@ package dev.levee.ratelimiter;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.TimeNeed;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.GcraLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
@@ -199,6 +200,16 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     public void acquireNanos(int permits, long maxWaitNanos) {
         maybeAdjust(config.ticker().read());
         delegate.acquireNanos(permits, maxWaitNanos);
+    }
+
+    /**
+     * {@link TimeNeed#LATENCY}: the rate follows the calls' latencies.
+     *
+     * @return {@link TimeNeed#LATENCY}
+     */
+    @Override
+    public TimeNeed timeNeed() {
+        return TimeNeed.LATENCY;
     }
 
     /** Records the latency of a successful call. */
