@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * simulation.
  *
  * <p><b>Latency model.</b> A request takes the base service time, +/-10%, times the phase's factor
- * (slow phase), times a contention factor {@code 1 + contention * min(1, max(0, queued - workers) /
+ * (slow phase), times a contention factor {@code 1 + contention * min(1, max(0, queued - 2 * workers) /
  * (10 * workers))}: a long queue makes every request slower (memory, GC, connection handling), which is
  * what turns an overload into a metastable failure.
  *
@@ -214,7 +214,7 @@ final class Downstream {
         } finally {
             lock.unlock();
         }
-        double excess = Math.max(0, queued - settings.workers()) / (10.0 * settings.workers());
+        double excess = Math.max(0, queued - 2 * settings.workers()) / (10.0 * settings.workers());
         return 1 + settings.contention() * Math.min(1, excess);
     }
 

@@ -8,7 +8,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One run of the script against every configuration at once: each second a tick switches the
@@ -28,7 +29,7 @@ final class Lab {
     private final PrintStream console;
     private final List<Lane> lanes = new ArrayList<>();
     private final RandomSource requests;
-    private final AtomicBoolean finished = new AtomicBoolean();
+    private final CountDownLatch finished = new CountDownLatch(1);
     private long start;
     private long nextId;
 
@@ -51,7 +52,17 @@ final class Lab {
     }
 
     boolean finished() {
-        return finished.get();
+        return finished.getCount() == 0;
+    }
+
+    /** Waits up to {@code timeout} for the run to end; true if it did. */
+    boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
+        return finished.await(timeout, unit);
+    }
+
+    /** How long the run lasts on a clock: the script and the drain. */
+    int totalSeconds() {
+        return script.seconds() + DRAIN_SECONDS;
     }
 
     private void start(long seed) throws IOException {
@@ -105,7 +116,7 @@ final class Lab {
             scheduleArrivals(second, phase);
         }
         if (second >= script.seconds() + DRAIN_SECONDS) {
-            finished.set(true);
+            finished.countDown();
             return;
         }
         scheduleTick(second + 1);

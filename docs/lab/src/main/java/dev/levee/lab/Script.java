@@ -20,6 +20,11 @@ record Script(String name, List<Phase> phases) {
         return scaled("long", 4);
     }
 
+    /** A few seconds at low load on throwaway servers, so class loading and the JIT do not land in the first phase. */
+    static Script warmup() {
+        return new Script("warm-up", List.of(new Phase("warm-up", 4, 1, ServerMode.NORMAL, "warming up the JVM")));
+    }
+
     static Script scaled(String name, int factor) {
         List<Phase> p = new ArrayList<>();
         p.add(new Phase("steady", 6 * factor, 1, ServerMode.NORMAL,

@@ -28,12 +28,28 @@ final class Summary {
      * @param shed downstream refusals per second
      */
     record PhaseStats(String phase, String config, double offered, double goodput, double capacityShare,
-            double offeredShare, double amplification, double p99Millis, double degraded, double shed) {}
+            double offeredShare, double amplification, double p99Millis, double degraded, double shed) {
+
+        /** Requests answered per second, in time or by the fallback. */
+        double answered() {
+            return goodput + degraded;
+        }
+    }
+
+    /** The outage and the recovery after it, as one episode. */
+    static final String OUTAGE_EPISODE = "outage+recovery";
 
     static PhaseStats phase(LabResult result, String config, String phaseKey) {
         Script script = result.script();
+        if (phaseKey.equals(OUTAGE_EPISODE)) {
+            int from = script.startOf("outage");
+            return window(result, config, phaseKey, from, script.startOf("recovery") + script.phase("recovery").seconds());
+        }
         int from = script.startOf(phaseKey);
-        int to = from + script.phase(phaseKey).seconds();
+        return window(result, config, phaseKey, from, from + script.phase(phaseKey).seconds());
+    }
+
+    static PhaseStats window(LabResult result, String config, String phaseKey, int from, int to) {
         List<Second> seconds = result.series(config).seconds().subList(from, to);
         double n = seconds.size();
         double offered = seconds.stream().mapToInt(s -> s.offered).sum() / n;
