@@ -111,7 +111,7 @@ final class HtmlReport {
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Levee overload lab</title>\n<style>\n")
                 .append("body{font-family:sans-serif;margin:24px;color:#222;max-width:1000px}")
                 .append("h1{font-size:22px}h2{font-size:18px;margin-top:28px}")
-                .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}")
+                .append("table{border-collapse:collapse;font-size:12px;margin-bottom:8px}td,th{border:1px solid #ccc;padding:2px 5px;text-align:right}")
                 .append("th:first-child,td:first-child{text-align:left}.ahead{background:#e8f6ee}.behind{background:#fbeaea}")
                 .append(".pass{color:#1e8449;font-weight:bold}.fail{color:#c0392b;font-weight:bold}")
                 .append("figure{margin:18px 0}figcaption{font-weight:bold;font-size:14px;margin-bottom:4px}")
@@ -167,9 +167,9 @@ final class HtmlReport {
                 + "goodput plus degraded answers from the fallback. The last row takes the outage and the recovery after it as one "
                 + "episode: during the outage itself the dependency is gone and nobody can serve a real answer.</p>\n"
                 + "<table id=\"summary\"><tr><th>phase</th><th>offered/s</th>"
-                + "<th>goodput/s unprotected</th><th>goodput/s Levee</th><th>% of capacity unprotected</th><th>% of capacity Levee</th>"
-                + "<th>answered/s unprotected</th><th>answered/s Levee</th>"
-                + "<th>p99 ms unprotected</th><th>p99 ms Levee</th><th>attempts/request unprotected</th><th>attempts/request Levee</th>"
+                + "<th>goodput/s unprot.</th><th>goodput/s Levee</th><th>% of cap. unprot.</th><th>% of cap. Levee</th>"
+                + "<th>answered/s unprot.</th><th>answered/s Levee</th>"
+                + "<th>p99 ms unprot.</th><th>p99 ms Levee</th><th>attempts/req. unprot.</th><th>attempts/req. Levee</th>"
                 + "</tr>\n");
         List<String> rows = new ArrayList<>();
         r.script().phases().forEach(p -> rows.add(p.key()));
