@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,7 +18,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LabSimulationTest {
 
-    static LabResult shortRun(long seed) throws Exception {
+    /** One run per seed, shared by the tests (a run is deterministic for its seed). */
+    private static final Map<Long, LabResult> RUNS = new HashMap<>();
+
+    static synchronized LabResult shortRun(long seed) throws Exception {
+        LabResult cached = RUNS.get(seed);
+        if (cached == null) {
+            cached = freshRun(seed);
+            RUNS.put(seed, cached);
+        }
+        return cached;
+    }
+
+    static LabResult freshRun(long seed) throws Exception {
         LabSettings settings = LabSettings.defaults();
         try (SimEnvironment env = new SimEnvironment(settings)) {
             return Lab.run(Script.shortRun(), settings, env, seed, new PrintStream(OutputStream.nullOutputStream()));
@@ -38,5 +53,30 @@ class LabSimulationTest {
 
         assertThat(Summary.recoverySeconds(result, Lab.PROTECTED)).isBetween(0, 5);
         assertThat(Summary.phase(result, Lab.UNPROTECTED, "recovery").amplification()).isGreaterThanOrEqualTo(2.0);
+    }
+
+    @Test
+    void aRunIsDeterministicForItsSeed() throws Exception {
+        LabResult a = shortRun(42);
+        LabResult b = freshRun(42);
+
+        for (String config : new String[] {Lab.UNPROTECTED, Lab.PROTECTED}) {
+            assertThat(b.series(config).seconds().stream().mapToInt(s -> s.good).toArray())
+                    .containsExactly(a.series(config).seconds().stream().mapToInt(s -> s.good).toArray());
+            assertThat(b.series(config).seconds().stream().mapToInt(s -> s.attempts).toArray())
+                    .containsExactly(a.series(config).seconds().stream().mapToInt(s -> s.attempts).toArray());
+        }
+    }
+
+    @Test
+    void theLoadIsBoundedByTheScript() throws Exception {
+        LabResult result = shortRun(42);
+        Script script = result.script();
+        int expected = script.phases().stream().mapToInt(p -> (int) Math.round(p.seconds() * 20 * p.load())).sum();
+
+        for (LabResult.Series series : result.series()) {
+            assertThat(series.seconds().stream().mapToInt(s -> s.offered).sum()).isEqualTo(expected);
+            assertThat(series.seconds().stream().mapToInt(s -> s.attempts).sum()).isLessThanOrEqualTo(4 * expected);
+        }
     }
 }
