@@ -35,7 +35,7 @@ import java.util.function.Consumer;
  *
  * <p><b>Unprotected</b>: a FIFO accept queue of {@link LabSettings#queueBound()}, no other check; it
  * works on requests whose callers left long ago. <b>Protected</b> (Levee's loadshed module, through the
- * permit protocol): the deadline header (less than one service time left: refused), a
+ * permit protocol): the deadline header (less than 1.5 service times left: refused), a
  * {@link PriorityShedder} on the limiter's load (low priorities go first), an adaptive
  * {@link ConcurrencyLimiter} (latency AIMD) and a {@link CoDelQueue} with adaptive LIFO in front of the
  * workers; a request whose deadline passed while queued is dropped before any work.
@@ -161,7 +161,7 @@ final class Downstream {
 
     /** The protected server's admission: deadline header, priority, adaptive concurrency limit. */
     private String admit(Request request, long now) {
-        if (request.remainingNanos() < settings.serviceNanos()) {
+        if (request.remainingNanos() < minimumRemaining()) {
             return "deadline";
         }
         ShedDecision decision = priority.decide(request.priority(), now);
@@ -169,6 +169,14 @@ final class Downstream {
             return decision.reason();
         }
         return limiter.tryAcquire(now) ? null : ConcurrencyLimiter.REASON;
+    }
+
+    /**
+     * The time a request must still have to be worth starting: one and a half service times (the service
+     * time varies by 10%, the answer still has to travel, and a late answer is wasted work).
+     */
+    private long minimumRemaining() {
+        return settings.serviceNanos() * 3 / 2;
     }
 
     private void refuse(Job job, String reason) {
@@ -184,7 +192,7 @@ final class Downstream {
     /** A worker takes {@code job}: false if it was dropped at once (its deadline passed in the queue). */
     private boolean begin(Job job) {
         long now = ticker.read();
-        if (protect && job.deadline - now < settings.serviceNanos()) {
+        if (protect && job.deadline - now < minimumRemaining()) {
             limiter.onIgnored();
             refuse(job, "deadline");
             return false;
