@@ -34,7 +34,9 @@ public final class LabMain {
         long seed = 42;
         boolean simulate = false;
         for (String arg : args) {
-            if (arg.startsWith("--mode=")) {
+            if (arg.isBlank()) {
+                continue;                     // an empty -Dlab.extra
+            } else if (arg.startsWith("--mode=")) {
                 mode = arg.substring("--mode=".length());
             } else if (arg.startsWith("--out=")) {
                 out = Path.of(arg.substring("--out=".length()));

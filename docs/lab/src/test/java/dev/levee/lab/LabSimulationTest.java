@@ -31,9 +31,13 @@ class LabSimulationTest {
     }
 
     static LabResult freshRun(long seed) throws Exception {
+        return run(Script.shortRun(), seed);
+    }
+
+    static LabResult run(Script script, long seed) throws Exception {
         LabSettings settings = LabSettings.defaults();
         try (SimEnvironment env = new SimEnvironment(settings)) {
-            return Lab.run(Script.shortRun(), settings, env, seed, new PrintStream(OutputStream.nullOutputStream()));
+            return Lab.run(script, settings, env, seed, new PrintStream(OutputStream.nullOutputStream()));
         }
     }
 
@@ -78,5 +82,13 @@ class LabSimulationTest {
             assertThat(series.seconds().stream().mapToInt(s -> s.offered).sum()).isEqualTo(expected);
             assertThat(series.seconds().stream().mapToInt(s -> s.attempts).sum()).isLessThanOrEqualTo(4 * expected);
         }
+    }
+
+    @Test
+    void theLongScriptShowsTheSame() throws Exception {
+        LabResult result = run(Script.longRun(), 42);
+
+        assertThat(Verdict.of(result)).allMatch(Verdict::pass);
+        assertThat(result.script().seconds()).isEqualTo(4 * Script.shortRun().seconds());
     }
 }
