@@ -34,7 +34,7 @@ public final class LabMain {
         long seed = 42;
         boolean simulate = false;
         for (String arg : args) {
-            if (arg.isBlank()) {
+            if (arg == null || arg.isBlank()) {
                 continue;                     // an empty -Dlab.extra
             } else if (arg.startsWith("--mode=")) {
                 mode = arg.substring("--mode=".length());
