@@ -14,11 +14,20 @@ interface Environment extends AutoCloseable {
 
     Scheduler scheduler();
 
-    /** Runs the clients' work (starting calls, later attempts); direct in the simulation. */
-    Executor executor();
+    /** The timers and threads of one configuration (its own, in a real run, so one lane's load cannot queue behind another's). */
+    Resources resources(String lane);
 
-    /** Serves {@code downstream} and returns the transport that reaches it. */
-    Transport connect(Downstream downstream) throws IOException;
+    /** Serves {@code downstream} and returns the transport that reaches it, using the lane's threads. */
+    Transport connect(Downstream downstream, Resources resources) throws IOException;
+
+    /**
+     * One configuration's timers and threads.
+     *
+     * @param scheduler its timers (service completions, timeouts, backoffs)
+     * @param executor runs its clients' work (starting calls, later attempts); direct in the simulation
+     * @param serverExecutor runs its server's request handling and replies
+     */
+    record Resources(Scheduler scheduler, Executor executor, Executor serverExecutor) {}
 
     /** Lets time pass until {@code run} says it is over (or a safety bound passes). */
     void await(Lab run) throws InterruptedException;

@@ -1,7 +1,6 @@
 package dev.levee.lab;
 
 import dev.levee.core.RandomSource;
-import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -67,22 +66,22 @@ final class Lab {
 
     private void start(long seed) throws IOException {
         Ticker ticker = env.ticker();
-        Scheduler scheduler = env.scheduler();
         start = ticker.read();
         int total = script.seconds() + DRAIN_SECONDS;
         for (String name : List.of(UNPROTECTED, PROTECTED)) {
             boolean protect = name.equals(PROTECTED);
-            Downstream downstream = new Downstream(settings, protect, ticker, scheduler, RandomSource.seeded(seed + 1));
+            Environment.Resources resources = env.resources(name);
+            Downstream downstream = new Downstream(settings, protect, ticker, resources.scheduler(), RandomSource.seeded(seed + 1));
             Recorder recorder = new Recorder(name, ticker, start, total);
-            Transport wire = env.connect(downstream);
+            Transport wire = env.connect(downstream, resources);
             Transport counted = request -> {
                 recorder.attempt();
                 return wire.send(request);
             };
             Client client = protect
-                    ? new LeveeClient(counted, ticker, scheduler, env.executor(), RandomSource.seeded(seed + 2))
-                    : new NaiveClient(counted, scheduler);
-            lanes.add(new Lane(name, downstream, client, recorder, ticker, env.executor(), settings.deadlineNanos()));
+                    ? new LeveeClient(counted, ticker, resources.scheduler(), resources.executor(), RandomSource.seeded(seed + 2))
+                    : new NaiveClient(counted, resources.scheduler());
+            lanes.add(new Lane(name, downstream, client, recorder, ticker, resources.executor(), settings.deadlineNanos()));
         }
         console.printf(Locale.ROOT, "Levee overload lab (%s script, %s): capacity %.0f req/s (%d workers x %d ms), "
                         + "steady load %.0f req/s, deadline %d ms, %d s%n",

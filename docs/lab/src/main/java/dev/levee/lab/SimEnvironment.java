@@ -38,12 +38,13 @@ final class SimEnvironment implements Environment {
     }
 
     @Override
-    public Executor executor() {
-        return Runnable::run;
+    public Resources resources(String lane) {
+        Executor direct = Runnable::run;
+        return new Resources(scheduler, direct, direct);
     }
 
     @Override
-    public Transport connect(Downstream downstream) {
+    public Transport connect(Downstream downstream, Resources resources) {
         return request -> {
             CompletableFuture<Reply> reply = new CompletableFuture<>();
             scheduler.schedule(() -> downstream.handle(request,
