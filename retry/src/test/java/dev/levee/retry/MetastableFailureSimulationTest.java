@@ -40,7 +40,7 @@ class MetastableFailureSimulationTest {
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());
-        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build() : config.build());
+        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build() : config.withoutBudget().build());
 
         int steps = SECONDS * 100;
         double[] load = new double[steps];
