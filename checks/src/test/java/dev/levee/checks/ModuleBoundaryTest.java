@@ -140,6 +140,6 @@ class ModuleBoundaryTest {
         for (String module : PublishedClasses.MODULES) {
             assertThat(PublishedClasses.names(module)).as(module).isNotEmpty();
         }
-        assertThat(Set.copyOf(PublishedClasses.MODULES)).hasSize(9);
+        assertThat(Set.copyOf(PublishedClasses.MODULES)).hasSize(10);
     }
 }

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 final class PublishedClasses {
     /** The published modules, by the last segment of their root package {@code dev.levee.<module>}. */
     static final List<String> MODULES = List.of(
-            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade");
+            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade",
+            "chaos");
 
     private PublishedClasses() {}
 
