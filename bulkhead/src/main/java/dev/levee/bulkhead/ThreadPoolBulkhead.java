@@ -81,7 +81,6 @@ import org.jspecify.annotations.Nullable;
  * <p>A thread hop costs microseconds and allocates a task per call; prefer the semaphore
  * {@link Bulkhead} unless the caller must be able to walk away from a hung call.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadPoolBulkhead.class);
 
@@ -395,7 +394,9 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
         if (pool != null) {
             return pool.getQueue().size();
         }
-        return Math.max(0, admitted.get() - (config.maxThreads() - running.availablePermits()));
+        // Without a pool, the semaphore bounds the running calls (see the constructor).
+        Semaphore slots = Objects.requireNonNull(running, "running");
+        return Math.max(0, admitted.get() - (config.maxThreads() - slots.availablePermits()));
     }
 
     /** @return free queue slots right now */
@@ -500,7 +501,8 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
         private final ContextSnapshot snapshot;
         private final TaskFuture<T> promise;
         private final Job<T> job;
-        Task<T> task;
+        /** Set right after construction, before the body can run; read only in the semaphore mode. */
+        @Nullable Task<T> task;
 
         TaskBody(ContextSnapshot snapshot, TaskFuture<T> promise, Job<T> job) {
             this.snapshot = snapshot;
@@ -510,7 +512,7 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
 
         @Override
         public Void call() throws InterruptedException {
-            boolean owns = running != null && task.claimed.compareAndSet(false, true);
+            boolean owns = running != null && Objects.requireNonNull(task, "task").claimed.compareAndSet(false, true);
             if (running != null && !owns) {
                 return null; // cancelled (and its admission returned) before it started
             }

@@ -45,7 +45,6 @@ import org.jspecify.annotations.Nullable;
  * {@code threads = peak rate × latency}; size the queue from how long a caller may wait:
  * {@code queue = acceptable wait × rate}.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class ThreadPoolBulkheadConfig {
     /** Default queue: 100 accepted calls waiting for a thread (bounded, never unbounded). */
     public static final int DEFAULT_QUEUE_CAPACITY = 100;

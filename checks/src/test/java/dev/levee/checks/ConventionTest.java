@@ -53,7 +53,6 @@ class ConventionTest {
             // (a load signal, fallback tiers, a checker), or is an SPI users implement.
             Map.entry("dev.levee.degrade.DegradationLevel", "of(name, config, LoadSignal): needs a signal, no default"),
             Map.entry("dev.levee.degrade.Fallback", "of(name, config, tiers): needs tiers, no default"),
-            Map.entry("dev.levee.degrade.FallbackMetricsBinder", "no (Fallback...) constructor"),
             Map.entry("dev.levee.health.HealthCheck", "an interface users implement; HealthCheckConfig configures caching"),
             Map.entry("dev.levee.health.HealthEndpoint", "built from a checker; no of(String, HealthEndpointConfig)"),
             Map.entry("dev.levee.loadshed.PriorityShedder", "needs a LoadSignal: no ofDefaults(String)"),
@@ -171,8 +170,7 @@ class ConventionTest {
                 }
                 Class<?> policy = sibling(type, name.substring(0, name.length() - "MetricsBinder".length()));
                 if (policy != null) {
-                    Class<?> array = Array.newInstance(policy, 0).getClass();
-                    if (constructor(type, array) == null) {
+                    if (varargsConstructor(type, policy) == null) {
                         violations.add(type.getName() + ": no public constructor (" + policy.getSimpleName() + "...)");
                     }
                     if (constructor(type, Collection.class) == null) {
@@ -215,15 +213,14 @@ class ConventionTest {
                 continue;
             }
             Method ofDefaults = staticMethod(policy, "ofDefaults", String.class);
-            Class<?> array = Array.newInstance(policy, 0).getClass();
-            Constructor<?> varargs = constructor(binderType, array);
+            Constructor<?> varargs = varargsConstructor(binderType, policy);
             if (ofDefaults == null || varargs == null) {
                 continue; // reported by the factory and binder rules
             }
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             try {
                 Object instance = ofDefaults.invoke(null, "convention");
-                Object policies = Array.newInstance(policy, 1);
+                Object policies = Array.newInstance(varargs.getParameterTypes()[0].getComponentType(), 1);
                 Array.set(policies, 0, instance);
                 ((MeterBinder) varargs.newInstance(policies)).bindTo(registry);
             } catch (ReflectiveOperationException e) {
@@ -341,6 +338,21 @@ class ConventionTest {
         } catch (NoSuchMethodException e) {
             return null;
         }
+    }
+
+    /**
+     * The binder's public {@code (P...)} constructor where {@code P} is the policy type or a supertype of
+     * it (one binder may serve a family, e.g. every {@code GracefulDegrader}); null if there is none.
+     */
+    private static Constructor<?> varargsConstructor(Class<?> binder, Class<?> policy) {
+        for (Constructor<?> c : binder.getConstructors()) {
+            Class<?>[] parameters = c.getParameterTypes();
+            if (parameters.length == 1 && parameters[0].isArray()
+                    && parameters[0].getComponentType().isAssignableFrom(policy)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private static Constructor<?> constructor(Class<?> type, Class<?>... parameters) {

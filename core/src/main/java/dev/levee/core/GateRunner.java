@@ -22,7 +22,6 @@ import org.jspecify.annotations.Nullable;
  * error is never swallowed (the call's failure is then suppressed on it). The retry module treats a
  * throwing callback the same way.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 final class GateRunner {
     private static final Logger LOG = LoggerFactory.getLogger(GateRunner.class);
     /** What {@link Gate#granted()} returns: complete, and a minimal stage so nobody can complete it again. */

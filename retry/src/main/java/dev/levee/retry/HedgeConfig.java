@@ -19,7 +19,8 @@ import java.util.concurrent.Executor;
  * <table>
  *   <caption>Fields, defaults and bounds</caption>
  *   <tr><th>field</th><th>default</th><th>bound</th></tr>
- *   <tr><td>hedge delay</td><td>adaptive: the 95th percentile of the last {@value #WINDOW} latencies,
+ *   <tr><td>hedge delay</td><td>adaptive: the 95th percentile of the last {@value #WINDOW} to
+ *       2 × {@value #WINDOW} latencies (a log-linear histogram estimate, within 3.1 %),
  *       100 ms until {@value #MIN_SAMPLES} are known</td><td>delay in (0, 1 h]; percentile a fraction in (0, 1)</td></tr>
  *   <tr><td>{@code maxHedges} (extra attempts)</td><td>1</td><td>[1, 10]</td></tr>
  *   <tr><td>{@code budget}</td><td>a private budget with {@link RetryBudgetConfig} defaults</td><td>—</td></tr>
@@ -33,7 +34,10 @@ import java.util.concurrent.Executor;
  * been outstanding longer than the 95th percentile, which costs about 5% extra load.
  */
 public final class HedgeConfig {
-    /** Latencies kept for the adaptive delay. */
+    /**
+     * Latencies per histogram of the adaptive delay: two histograms are used in turn, so the estimate
+     * covers between {@value} and twice as many of the latest latencies, recomputed every tenth of it.
+     */
     public static final int WINDOW = 1000;
     /** Latencies needed before the adaptive delay replaces the initial delay. */
     public static final int MIN_SAMPLES = 100;

@@ -2,6 +2,7 @@ package dev.levee.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.ManualScheduler;
@@ -195,7 +196,8 @@ class HedgeTest {
             ticker.advance(i * MS); // answers in 1..100 ms
             attempts.futures.get(0).complete("ok");
         }
-        assertThat(hedge.currentDelayNanos()).isEqualTo(99 * MS);
+        // the histogram estimate of the nearest-rank p99 (99 ms) is within 1/32 of it
+        assertThat(hedge.currentDelayNanos()).isCloseTo(99 * MS, withinPercentage(100.0 / 32));
     }
 
     @Test
@@ -209,7 +211,7 @@ class HedgeTest {
             attempts.futures.get(0).complete("ok");
             assertThat(result).isCompleted();
         }
-        assertThat(hedge.currentDelayNanos()).isEqualTo(90 * MS);
+        assertThat(hedge.currentDelayNanos()).isCloseTo(90 * MS, withinPercentage(100.0 / 32));
     }
 
     @Test

@@ -28,7 +28,6 @@ import org.jspecify.annotations.Nullable;
  * frees its permit and then drains. Of two such threads at least one sees the other's write, so a
  * permit freed while a waiter is being added is never left unused while that waiter waits.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class AsyncWaitQueue {
     private static final int WAITING = 0;
     private static final int GRANTED = 1;
