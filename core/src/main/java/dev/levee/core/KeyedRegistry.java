@@ -2,10 +2,10 @@ package dev.levee.core;
 
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -32,13 +32,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Eviction.</b> Entries idle longer than {@code idleTimeout} go first; otherwise the victim is
  * chosen by the CLOCK algorithm (an approximation of least-recently-used: an entry used since the
- * hand last passed gets a second chance). Idle entries are also swept a few at a time as new keys
- * arrive, and all at once by {@link #cleanUp()}. An evicted key that comes back gets a fresh policy:
+ * hand last passed gets a second chance). The hand walks the map itself, so an entry costs no queue
+ * node. Idle entries are also swept a few at a time as new keys arrive, and all at once by
+ * {@link #cleanUp()}. An evicted key that comes back gets a fresh policy:
  * for a limiter that means a fresh budget, so size {@code maxEntries} above the number of keys active
  * within one limit window. The eviction listener can close what an evicted policy holds.
  *
- * <p><b>Memory.</b> Per entry: the policy itself plus about 120 bytes of bookkeeping (the map node,
- * the entry, the queue node) on a 64-bit JVM with compressed oops.
+ * <p><b>Memory.</b> Per entry: the policy itself plus about 70 bytes of bookkeeping (the map's node
+ * and table slot, 32 + about 6 bytes, and the entry, 32 bytes: key, policy, last access and the
+ * CLOCK bit) on a 64-bit JVM with compressed oops.
+ *
+ * <p><b>Time.</b> {@link #get(Object)} reads the ticker once, for the idle bookkeeping;
+ * {@link #get(Object, long)} takes a reading the caller already has, so a keyed decision that needs
+ * the time anyway (a rate limiter's) reads the clock once in all.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  * @param <P> the policy type
@@ -47,7 +53,7 @@ public final class KeyedRegistry<K, P> {
     private static final Logger LOG = LoggerFactory.getLogger(KeyedRegistry.class);
     /** A sweep of idle entries runs every this many insertions... */
     private static final int SWEEP_EVERY = 64;
-    /** ...and looks at this many entries at the head of the clock. */
+    /** ...and looks at this many entries under the clock hand. */
     private static final int SWEEP_SIZE = 16;
 
     private final String name;
@@ -59,8 +65,13 @@ public final class KeyedRegistry<K, P> {
     private final @Nullable BiConsumer<? super K, ? super P> evictionListener;
 
     private final ConcurrentHashMap<K, Entry<K, P>> map = new ConcurrentHashMap<>();
-    /** The clock: entries in insertion order, rotated when given a second chance. */
-    private final ConcurrentLinkedQueue<Entry<K, P>> clock = new ConcurrentLinkedQueue<>();
+    /**
+     * The CLOCK hand: a weakly consistent walk of the map (it sees every entry present for the whole
+     * walk, and some added or removed meanwhile), restarted when it reaches the end. Guarded by
+     * {@link #handLock}; used only when a slot is needed or idle entries are swept, never on a hit.
+     */
+    private @Nullable Iterator<Entry<K, P>> hand;
+    private final ReentrantLock handLock = new ReentrantLock();
     /** Reserved slots: entries present plus creations in progress; never above maxEntries. */
     private final AtomicInteger reserved = new AtomicInteger();
     private final AtomicLong insertions = new AtomicLong();
@@ -100,8 +111,20 @@ public final class KeyedRegistry<K, P> {
      * @return the key's policy
      */
     public P get(K key) {
+        return get(key, ticker.read());
+    }
+
+    /**
+     * The policy for {@code key}, created if absent, with a reading of this registry's ticker the caller
+     * has already taken (so a decision that needs the time reads the clock once).
+     *
+     * @param key the key; not null
+     * @param nowNanos a current reading of the ticker the registry was built with
+     * @return the key's policy
+     */
+    public P get(K key, long nowNanos) {
         Objects.requireNonNull(key, "key");
-        long now = ticker.read();
+        long now = nowNanos;
         Entry<K, P> entry = map.get(key);
         if (entry != null) {
             touch(entry, now);
@@ -132,9 +155,7 @@ public final class KeyedRegistry<K, P> {
         if (entry == null) {
             return false;
         }
-        entry.removed = true;
         reserved.decrementAndGet();
-        clock.remove(entry);
         slotChanged();
         return true;
     }
@@ -179,8 +200,8 @@ public final class KeyedRegistry<K, P> {
     public void cleanUp() {
         long now = ticker.read();
         for (Entry<K, P> entry : map.values()) {
-            if (isIdle(entry, now) && evict(entry)) {
-                clock.remove(entry);
+            if (isIdle(entry, now)) {
+                evict(entry);
             }
         }
     }
@@ -216,7 +237,6 @@ public final class KeyedRegistry<K, P> {
             touch(winner, now);
             return winner.value;
         }
-        clock.offer(created);
         slotChanged();
         if (insertions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweepIdle(now);
@@ -247,7 +267,7 @@ public final class KeyedRegistry<K, P> {
     }
 
     /**
-     * Parks until an entry is published to the clock or a reserved slot is freed. The waiter counts
+     * Parks until an entry is published to the map or a reserved slot is freed. The waiter counts
      * itself, then re-checks; a publisher changes the state, then reads the count: one of the two sees
      * the other, and the signal is sent under the lock, so no wake-up is lost. The park is bounded
      * (1 ms) as a safety net. Not interruptible ({@link #get} is not): an interrupt is kept and restored.
@@ -260,7 +280,7 @@ public final class KeyedRegistry<K, P> {
         try {
             slotWaiters.incrementAndGet();
             try {
-                if (reserved.get() < maxEntries || !clock.isEmpty()) {
+                if (reserved.get() < maxEntries || !map.isEmpty()) {
                     return false;
                 }
                 slotChanged.awaitNanos(1_000_000L);
@@ -287,37 +307,64 @@ public final class KeyedRegistry<K, P> {
         }
     }
 
-    /** Runs the clock hand until one entry is evicted; false if the clock is empty. */
+    /**
+     * Runs the clock hand until one entry is evicted; false if the map is empty (every reserved slot
+     * belongs to an entry still being created).
+     */
     private boolean evictOne(long now) {
         // Two full turns of the hand find an unreferenced entry unless other threads keep touching;
         // past that, evict regardless so the bound always wins.
         int patience = 2 * maxEntries + 16;
-        Entry<K, P> candidate;
-        while ((candidate = clock.poll()) != null) {
-            if (candidate.removed) {
-                continue;
-            }
-            if (patience-- <= 0 || !candidate.referenced || isIdle(candidate, now)) {
-                if (evict(candidate)) {
-                    return true;
+        handLock.lock();
+        try {
+            while (true) {
+                Entry<K, P> candidate = advanceHand();
+                if (candidate == null) {
+                    return false;
                 }
-                continue;
+                if (patience-- <= 0 || !candidate.referenced || isIdle(candidate, now)) {
+                    if (evict(candidate)) {
+                        return true;
+                    }
+                    continue; // removed meanwhile: the walk may still show it
+                }
+                candidate.referenced = false;
             }
-            candidate.referenced = false;
-            clock.offer(candidate);
+        } finally {
+            handLock.unlock();
         }
-        return false;
     }
 
+    /** The entry under the hand, moving the hand one step; null if the map is empty. Under handLock. */
+    private @Nullable Entry<K, P> advanceHand() {
+        Iterator<Entry<K, P>> walk = hand;
+        if (walk == null || !walk.hasNext()) {
+            walk = map.values().iterator();
+            hand = walk;
+            if (!walk.hasNext()) {
+                return null;
+            }
+        }
+        return walk.next();
+    }
+
+    /** Evicts the idle entries among the next few under the hand; skipped if another thread holds it. */
     private void sweepIdle(long now) {
-        for (int i = 0; i < SWEEP_SIZE; i++) {
-            Entry<K, P> head = clock.peek();
-            if (head == null || !(head.removed || isIdle(head, now))) {
-                return;
+        if (!handLock.tryLock()) {
+            return;
+        }
+        try {
+            for (int i = 0; i < SWEEP_SIZE; i++) {
+                Entry<K, P> candidate = advanceHand();
+                if (candidate == null) {
+                    return;
+                }
+                if (isIdle(candidate, now)) {
+                    evict(candidate);
+                }
             }
-            if (clock.remove(head) && !head.removed) {
-                evict(head);
-            }
+        } finally {
+            handLock.unlock();
         }
     }
 
@@ -327,10 +374,8 @@ public final class KeyedRegistry<K, P> {
 
     private boolean evict(Entry<K, P> entry) {
         if (!map.remove(entry.key, entry)) {
-            entry.removed = true;
             return false;
         }
-        entry.removed = true;
         evictions.incrementAndGet();
         try {
             if (evictionListener != null) {
@@ -353,7 +398,6 @@ public final class KeyedRegistry<K, P> {
         P value;
         volatile long lastAccessNanos;
         volatile boolean referenced;
-        volatile boolean removed;
 
         @SuppressWarnings("NullAway.Init") // value is set inside computeIfAbsent before publication
         Entry(K key, long now) {

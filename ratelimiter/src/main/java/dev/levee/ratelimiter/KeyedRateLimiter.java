@@ -25,14 +25,15 @@ import org.jspecify.annotations.Nullable;
  * All keys share one name, ticker, listener list and counter set, so a key costs only its algorithm
  * state plus the registry's bookkeeping: about 32 bytes for GCRA and the leaky bucket (keys of one tier
  * share the parameters), 88 for the token bucket, 72 for the window counters, {@code 16·limit + 88}
- * for the sliding log, plus about 120 bytes in the registry
+ * for the sliding log, plus about 70 bytes in the registry
  * and the key itself (64-bit JVM, compressed oops). An evicted key that returns starts with a full
  * budget, so size {@code maxEntries} above the number of keys active within one period, and set
  * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway
  * for GCRA and the token bucket).
  *
  * <p>Thread-safe. A hit (known key) takes no lock and allocates nothing beyond what the key's
- * {@code hashCode} does.
+ * {@code hashCode} does, and a decision reads the clock once: the same reading serves the registry's
+ * idle bookkeeping and the limiter.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
@@ -107,7 +108,8 @@ public final class KeyedRateLimiter<K> {
      * @return true if granted
      */
     public boolean tryAcquire(K key, int permits) {
-        return registry.get(key).tryAcquire(permits, ctx.ticker().read());
+        long now = ctx.ticker().read(); // one reading serves the registry's bookkeeping and the decision
+        return registry.get(key, now).tryAcquire(permits, now);
     }
 
     /**
@@ -119,7 +121,8 @@ public final class KeyedRateLimiter<K> {
      * @return true if granted
      */
     public boolean tryAcquire(K key, int permits, RateLimitDecision into) {
-        return registry.get(key).tryAcquire(permits, ctx.ticker().read(), into);
+        long now = ctx.ticker().read();
+        return registry.get(key, now).tryAcquire(permits, now, into);
     }
 
     /**

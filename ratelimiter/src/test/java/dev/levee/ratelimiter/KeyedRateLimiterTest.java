@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.ManualTicker;
+import dev.levee.core.Ticker;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class KeyedRateLimiterTest {
@@ -46,6 +48,47 @@ class KeyedRateLimiterTest {
     }
 
     @Test
+    void aKeyedDecisionReadsTheClockOnce() {
+        AtomicLong reads = new AtomicLong();
+        Ticker counting = () -> {
+            reads.incrementAndGet();
+            return ticker.read();
+        };
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("reads")
+                .defaultConfig(RateLimiterConfig.builder().rate(100, Duration.ofSeconds(1)).ticker(counting).build())
+                .build();
+        keyed.tryAcquire("warm"); // creating the key's limiter may read the clock for its own set-up
+        for (String key : new String[] {"warm", "warm", "warm"}) {
+            long before = reads.get();
+            keyed.tryAcquire(key);
+            assertThat(reads.get() - before).as("reads of one decision on a known key").isEqualTo(1);
+        }
+        long before = reads.get();
+        keyed.tryAcquire("warm", 1, new RateLimitDecision());
+        assertThat(reads.get() - before).as("reads of the decision-filling form").isEqualTo(1);
+    }
+
+    @Test
+    void aKeyFloodKeepsTheBoundAndTheHotKeysOwnLimits() {
+        int bound = 1_000;
+        KeyedRateLimiter<Integer> keyed = KeyedRateLimiter.<Integer>builder("flood")
+                .defaultConfig(config("d", 3)).maxEntries(bound).build();
+        int hot = -1; // a hot key used between every few flood keys: the CLOCK hand always finds it referenced
+        assertThat(grants(keyed, hot, 2)).isEqualTo(2);
+        int maxSize = 0;
+        for (int key = 0; key < 200_000; key++) {
+            keyed.tryAcquire(key);
+            if (key % 8 == 0) {
+                keyed.forKey(hot); // a hit: marks the hot key used, takes no permit
+            }
+            maxSize = Math.max(maxSize, keyed.size());
+        }
+        assertThat(maxSize).isLessThanOrEqualTo(bound);
+        // The hot key kept its state through 200 turns of the flood: one permit left of 3, not a fresh budget.
+        assertThat(grants(keyed, hot, 3)).isEqualTo(1);
+    }
+
+    @Test
     void idleKeysAreEvicted() {
         KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("idle")
                 .defaultConfig(config("d", 1)).idleTimeout(Duration.ofMinutes(1)).build();
@@ -82,7 +125,7 @@ class KeyedRateLimiterTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("name");
     }
 
-    private static int grants(KeyedRateLimiter<String> keyed, String key, int tries) {
+    private static <K> int grants(KeyedRateLimiter<K> keyed, K key, int tries) {
         int n = 0;
         for (int i = 0; i < tries; i++) {
             if (keyed.tryAcquire(key)) {

@@ -82,12 +82,12 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code jitter}</td><td>full</td></tr>
  *   <tr><td>which failures</td><td>transient ones ({@code retryAll()} for every failure)</td></tr>
  *   <tr><td>{@code maxRetryAfter}</td><td>10 s</td></tr>
- *   <tr><td>{@code budget}</td><td>none</td></tr>
+ *   <tr><td>{@code budget}</td><td>one of the retry's own (20%, 10/s, 10 s)</td></tr>
  * </table>
  *
  * <p><b>Cost.</b> A call that succeeds at the first attempt allocates nothing and takes no lock: one
- * call of the chain and one {@code LongAdder} increment; with a budget, also a thread-local read, one
- * ticker read and one CAS to deposit. Everything else (delay computation, events, logs) happens only
+ * call of the chain and one {@code LongAdder} increment; with a budget (the default), also a
+ * thread-local read and one CAS on a striped counter to deposit, no clock read. Everything else (delay computation, events, logs) happens only
  * on the retry path.
  *
  * <p>Thread-safe; build once, use for every call.
@@ -110,6 +110,8 @@ public final class Retry implements Policy {
      */
     private static final Logger LOG = LoggerFactory.getLogger(Retry.class);
     private static final String POLICY = "Retry";
+    /** The depth placeholder of a retry without a budget (never written). */
+    private static final int[] NO_DEPTH = new int[0];
 
     private final String name;
     private final RetryConfig config;
@@ -183,7 +185,7 @@ public final class Retry implements Policy {
 
     /**
      * Creates a retry with {@link RetryConfig#defaults()}: 3 attempts, exponential backoff from 100 ms
-     * with full jitter, transient failures only, no budget.
+     * with full jitter, transient failures only, a retry budget of its own.
      *
      * @param name the name
      * @return the retry
@@ -241,7 +243,7 @@ public final class Retry implements Policy {
     @Override
     public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
         RetryBudget budget = this.budget;
-        boolean outermost = budget != null && budget.enterNested();
+        int[] depth = budget != null ? budget.enterNested() : NO_DEPTH;
         try {
             long start = maxDurationNanos > 0 ? ticker.read() : 0L;
             T result;
@@ -260,7 +262,7 @@ public final class Retry implements Policy {
             return result;
         } finally {
             if (budget != null) {
-                budget.exitNested(outermost);
+                budget.exitNested(depth);
             }
         }
     }

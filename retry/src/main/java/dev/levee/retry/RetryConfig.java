@@ -37,7 +37,8 @@ import org.slf4j.event.Level;
  *   <tr><td>{@code retryOnStatus(type, status)}</td><td>none</td><td>—</td></tr>
  *   <tr><td>{@code retryAfterExtractor}</td><td>none (Levee rejections are always read)</td><td>—</td></tr>
  *   <tr><td>{@code maxRetryAfter}</td><td>10 s</td><td>[0, 1 day]</td></tr>
- *   <tr><td>{@code budget}</td><td>none; recommended: one shared {@link RetryBudget} per downstream</td><td>—</td></tr>
+ *   <tr><td>{@code budget}</td><td>a {@link RetryBudget} of the retry's own, seed 003's 20%, 10/s, 10 s
+ *       ({@link #DEFAULT_BUDGETED}); better: one shared budget per downstream</td><td>—</td></tr>
  *   <tr><td>{@code logLevel} of each retry</td><td>DEBUG</td><td>not null</td></tr>
  *   <tr><td>{@code ticker}, {@code sleeper}, {@code scheduler}, {@code random}</td>
  *       <td>system ones, thread-local randomness</td><td>not null</td></tr>
@@ -45,10 +46,13 @@ import org.slf4j.event.Level;
  *       <td>the first attempt's stage's default async executor</td><td>—</td></tr>
  * </table>
  * The defaults follow published practice: three attempts (resilience4j, Polly), exponential backoff
- * with full jitter (the AWS Architecture Blog's recommendation). A retry budget is opt-in because it
- * is meant to be shared (one per downstream, across every layer and hedge that calls it) and because
- * it costs a ticker read and a CAS per call (about 30 ns on a VM whose clock read is slow), which
- * the plain retry does not.
+ * with full jitter (the AWS Architecture Blog's recommendation), and a retry budget: the seeds treat
+ * the budget as part of the default retry policy (seed 003: "if more than 20% of requests are
+ * retries, stop retrying"), and a deposit now costs one CAS on a striped counter and no clock read,
+ * so every retry gets one unless {@link Builder#withoutBudget()} says otherwise. The default budget
+ * belongs to the retry (named after it, on its ticker): one per retry name when retries come from a
+ * {@link Retry#registry registry}. Layers and hedges that call the same downstream should share one
+ * explicitly ({@link Builder#budget(RetryBudget)}); Levee keeps no process-wide budget by name.
  */
 public final class RetryConfig {
     /** Default attempts, the first included: 3 (seed 000; seed 003's "3 retries" would be 4). */
@@ -70,6 +74,11 @@ public final class RetryConfig {
     public static final Jitter DEFAULT_JITTER = Jitter.full();
     /** Default rule for which failures are retried: {@link TransientFailure#isTransient(Throwable)} (seeds 000, 003). */
     public static final Predicate<Throwable> DEFAULT_RETRY_PREDICATE = TransientFailure.PREDICATE;
+    /**
+     * Default: retries draw from a budget ({@link RetryBudgetConfig#defaults()}, seed 003), a private
+     * one unless {@link Builder#budget(RetryBudget)} shares one.
+     */
+    public static final boolean DEFAULT_BUDGETED = true;
     /** Default longest {@code retryAfter} hint worth waiting for. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
 
@@ -298,7 +307,7 @@ public final class RetryConfig {
         private @Nullable RetryAfterExtractor retryAfterExtractor;
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
         private @Nullable RetryBudget budget;
-        private boolean budgeted;
+        private boolean budgeted = DEFAULT_BUDGETED;
         private Level logLevel = Level.DEBUG;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
@@ -601,7 +610,7 @@ public final class RetryConfig {
 
         /**
          * Draws retries from a budget of this retry's own, with the {@link RetryBudgetConfig} defaults
-         * (20% of requests, 10/s, 10 s) on this retry's ticker.
+         * (20% of requests, 10/s, 10 s) on this retry's ticker: the default.
          *
          * @return this builder
          */
@@ -612,8 +621,8 @@ public final class RetryConfig {
         }
 
         /**
-         * Retries without any budget (the default): only {@code maxAttempts}, {@code maxDuration} and the
-         * deadline bound them. Beware of retry storms when retries are layered.
+         * Retries without any budget: only {@code maxAttempts}, {@code maxDuration} and the deadline bound
+         * them. Beware of retry storms when retries are layered.
          *
          * @return this builder
          */

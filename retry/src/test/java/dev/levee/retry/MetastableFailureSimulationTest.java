@@ -45,7 +45,8 @@ class MetastableFailureSimulationTest {
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());
-        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build() : config.build());
+        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build()
+                : config.withoutBudget().build());
         Recorder recorder = sim.recorder();
         sim.runFor(Duration.ofSeconds(SECONDS), STEP, step -> {
             for (int r = 0; r < REQUESTS_PER_STEP; r++) {

@@ -26,9 +26,11 @@ class RetryConfigTest {
         assertThat(c.jitter()).isSameAs(Jitter.full());
         assertThat(c.classifier()).isSameAs(Classifier.defaults());
         assertThat(c.maxRetryAfter()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(c.budgeted()).isFalse();
+        assertThat(c.budgeted()).as("a budget by default (issue 13)").isTrue().isEqualTo(RetryConfig.DEFAULT_BUDGETED);
         assertThat(c.logLevel()).isEqualTo(Level.DEBUG);
-        assertThat(Retry.of("payments", c).budget()).isNull();
+        assertThat(Retry.of("payments", c).budget()).isNotNull();
+        assertThat(Retry.of("payments", c).budget().name()).isEqualTo("payments");
+        assertThat(Retry.of("payments", b().withoutBudget().build()).budget()).isNull();
         RetryConfig withDefaultBudget = b().defaultBudget().build();
         Retry retry = Retry.of("payments", withDefaultBudget);
         assertThat(retry.budget().config().retryRatio()).isEqualTo(0.2);

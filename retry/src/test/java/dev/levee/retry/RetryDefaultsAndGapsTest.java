@@ -50,6 +50,7 @@ class RetryDefaultsAndGapsTest {
         assertThat(budget.retryRatio()).isEqualTo(RetryBudgetConfig.DEFAULT_RETRY_RATIO).isEqualTo(0.2);
         assertThat(budget.minRetriesPerSecond()).isEqualTo(RetryBudgetConfig.DEFAULT_MIN_RETRIES_PER_SECOND).isEqualTo(10);
         assertThat(budget.ttl()).isEqualTo(RetryBudgetConfig.DEFAULT_TTL).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.budgeted()).as("003: the budget is part of the default retry").isEqualTo(RetryConfig.DEFAULT_BUDGETED).isTrue();
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.levee.timeout.internal.HeaderCodec;
 import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Carries a deadline across service calls, as gRPC does: the caller writes the time it has left into
@@ -62,7 +63,6 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Immutable configuration; thread-safe; the counters are {@link LongAdder}s.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class DeadlinePropagation {
     private static final String POLICY = "DeadlinePropagation";
     /** Default fixed part of the reserve kept on the way out: 100 ms (seed 000). */
@@ -182,7 +182,7 @@ public final class DeadlinePropagation {
      * @param deadline the caller's deadline, or null
      * @return the downstream deadline on the same ticker, or null for a null deadline
      */
-    public Deadline downstream(Deadline deadline) {
+    public @Nullable Deadline downstream(@Nullable Deadline deadline) {
         if (deadline == null) {
             return null;
         }
@@ -197,7 +197,7 @@ public final class DeadlinePropagation {
      * @param deadline the deadline, or null
      * @return the header value (an expired deadline encodes as zero), or null for a null deadline
      */
-    public String encode(Deadline deadline) {
+    public @Nullable String encode(@Nullable Deadline deadline) {
         if (deadline == null) {
             return null;
         }
@@ -221,7 +221,7 @@ public final class DeadlinePropagation {
      *
      * @return the header value, or null when no deadline is current (send no header)
      */
-    public String encodeCurrent() {
+    public @Nullable String encodeCurrent() {
         return encode(Deadline.currentOrNull());
     }
 
@@ -231,7 +231,7 @@ public final class DeadlinePropagation {
      * @param headerValue the header's value, or null if the header is absent
      * @return {@code min(decoded, localMaximum)} for a valid value, {@code localMaximum} otherwise
      */
-    public long decodeNanos(CharSequence headerValue) {
+    public long decodeNanos(@Nullable CharSequence headerValue) {
         if (headerValue == null) {
             missing.increment();
             return localMaximumNanos;
@@ -264,7 +264,7 @@ public final class DeadlinePropagation {
      * @param headerValue the header's value, or null if absent
      * @return the deadline on this propagation's ticker
      */
-    public Deadline incoming(CharSequence headerValue) {
+    public Deadline incoming(@Nullable CharSequence headerValue) {
         long timeout = decodeNanos(headerValue);
         return Deadline.at(Nanos.add(ticker.read(), timeout), ticker);
     }
@@ -276,7 +276,7 @@ public final class DeadlinePropagation {
      * @param headerValue the header's value, or null if absent
      * @return the scope; close it when the request is done
      */
-    public ContextScope attachIncoming(CharSequence headerValue) {
+    public ContextScope attachIncoming(@Nullable CharSequence headerValue) {
         return incoming(headerValue).attach();
     }
 
@@ -289,9 +289,9 @@ public final class DeadlinePropagation {
      * @return the scope; close it when the request is done
      * @throws DeadlineExceededException if less than {@code minimumRemaining} is left
      */
-    public ContextScope acceptIncoming(CharSequence headerValue) {
+    public ContextScope acceptIncoming(@Nullable CharSequence headerValue) {
         Deadline incoming = incoming(headerValue);
-        Deadline effective = Deadline.earliest(Deadline.currentOrNull(), incoming);
+        Deadline effective = incoming.earlierOf(Deadline.currentOrNull());
         long remaining = effective.remainingNanos();
         if (remaining < minimumRemainingNanos) {
             refused.increment();
@@ -347,7 +347,7 @@ public final class DeadlinePropagation {
     /** Builds a {@link DeadlinePropagation}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
         private DeadlineHeaderFormat format = DeadlineHeaderFormat.GRPC;
-        private String headerName;
+        private @Nullable String headerName;
         private Duration localMaximum = DEFAULT_LOCAL_MAXIMUM;
         private Duration absurdAbove = DEFAULT_ABSURD_ABOVE;
         private Ticker ticker = Ticker.system();

@@ -19,9 +19,13 @@ import dev.levee.core.internal.Exceptions;
 import dev.levee.core.internal.RemovableExecutor;
 import dev.levee.timeout.internal.AsyncTimeoutStage;
 import dev.levee.core.internal.Nanos;
+import dev.levee.timeout.internal.InterruptTimer;
+import dev.levee.timeout.internal.SharedTimerWheel;
+import dev.levee.timeout.internal.TimerWheel;
 import dev.levee.timeout.internal.WorkerCall;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -35,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +77,26 @@ import org.slf4j.LoggerFactory;
  *       attached; it stops at the first {@link #checkpoint()} (or Levee policy, or client timeout
  *       mapped from the deadline) past the deadline. No thread hop; a call that never checks is not
  *       bounded, and a call that finishes late returns its result normally.</li>
+ *   <li>{@link TimeoutMode#INTERRUPT}: the call runs on the caller's thread with its deadline attached,
+ *       and a shared timer wheel (1 ms ticks on the {@link Scheduler}) interrupts that thread at the
+ *       deadline, never before it. If the call returns before the timer fires, its result or exception
+ *       comes out unchanged and the thread's interrupt flag was never touched. If the timer fired, the
+ *       caller gets a {@link DeadlineExceededException} (the call's own exception, if any, as its
+ *       cause; an {@link Error} is rethrown as it is), even if the call returned a value after the
+ *       interrupt. Bounds any call that stops when interrupted; a call that ignores interrupts runs to
+ *       its end (use THREAD mode for those).
+ *       <p><b>The interrupt flag afterwards.</b> The timer's interrupt never leaks past the call: when
+ *       the timer has interrupted the thread, the flag is cleared before the caller returns (the timer
+ *       firing just after the call returned included: the caller waits for the delivery, then takes it
+ *       back). An interrupt from anyone else is kept: one pending when the timer fires is left alone
+ *       (the timer does not interrupt then, and the flag is not cleared); one that arrives after the
+ *       call consumed the timer's interrupt (it threw {@link InterruptedException}) is kept. The one
+ *       case Levee cannot tell apart: another thread interrupting in the instants between the timer's
+ *       interrupt and the call's return while the timer's interrupt is still pending. The flag is one
+ *       bit, so the two are the same interrupt, and it is cleared. (The rule for a call that throws
+ *       {@link InterruptedException} also means that a call that restores the timer's interrupt and
+ *       then rethrows the {@code InterruptedException} itself leaves the flag set: the convention is
+ *       to do one or the other.)</li>
  * </ul>
  *
  * <p><b>Interrupting the waiting caller</b> (THREAD mode) cancels the worker (with interrupt), restores
@@ -91,16 +116,18 @@ import org.slf4j.LoggerFactory;
  * gets a {@link BulkheadFullException}.
  *
  * <p><b>Knobs</b> ({@link TimeoutConfig}; defaults in its table): {@code timeout} 5 s (seed 003),
- * {@code mode} THREAD, {@code interruptOnTimeout} true, {@code reserve} 0, {@code minimumRemaining}
+ * {@code mode} THREAD (INTERRUPT requires {@code interruptOnTimeout}), {@code interruptOnTimeout} true,
+ * {@code reserve} 0, {@code minimumRemaining}
  * 1 ms, an optional {@link AdaptiveTimeout}, the executor, ticker and scheduler.
  *
- * <p><b>Cost.</b> COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
+ * <p><b>Cost.</b> INTERRUPT mode reads the ticker once, allocates a 40-byte timer and (without a
+ * tighter current deadline) the attached deadline and its scope, and arms and disarms the timer with
+ * a CAS each (O(1), whatever the number of pending timeouts). COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
  * listener or an adaptive timeout needs the latency). It allocates the attached deadline (24 bytes)
  * only when it is tighter than the current one; under a binding request deadline it allocates
  * nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
  */
-@SuppressWarnings({"try", "NullAway"}) // scopes are opened for their effect on the current deadline;
-// NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
+@SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 public final class Timeout implements Policy {
     /*
      * Implementation notes (for maintainers).
@@ -128,8 +155,10 @@ public final class Timeout implements Policy {
     private final long timeoutNanos;
     private final long reserveNanos;
     private final long minimumNanos;
-    private final AdaptiveTimeout adaptive;
+    private final @Nullable AdaptiveTimeout adaptive;
     private final List<ContextPropagator<?>> propagators;
+    /** INTERRUPT mode's timer: the shared wheel on the system clock, else one of this timeout's own. */
+    private final @Nullable TimerWheel wheel;
     /** THREAD mode on real time: the caller waits with a timed park instead of a scheduled timer. */
     private final boolean timedWait;
     private final EventListeners<TimeoutEvent> listeners = new EventListeners<>();
@@ -157,6 +186,7 @@ public final class Timeout implements Policy {
         this.adaptive = config.adaptive();
         this.propagators = config.propagators();
         this.timedWait = ticker == Ticker.system() && scheduler == Scheduler.system();
+        this.wheel = mode == TimeoutMode.INTERRUPT ? SharedTimerWheel.forClock(ticker, scheduler) : null;
         this.lastEffectiveNanos.set(adaptive != null ? adaptive.timeoutNanos() : timeoutNanos);
     }
 
@@ -228,7 +258,8 @@ public final class Timeout implements Policy {
      * @param reserveNanos the reserve
      * @return the effective timeout in nanoseconds; may be zero or negative
      */
-    public static long effectiveTimeoutNanos(long configuredNanos, Deadline current, long nowNanos, long reserveNanos) {
+    public static long effectiveTimeoutNanos(long configuredNanos, @Nullable Deadline current, long nowNanos,
+            long reserveNanos) {
         if (current == null) {
             return configuredNanos;
         }
@@ -246,7 +277,8 @@ public final class Timeout implements Policy {
         return effectiveAt(ticker.read(), Deadline.currentOrNull());
     }
 
-    private long effectiveAt(long now, Deadline current) {
+    private long effectiveAt(long now, @Nullable Deadline current) {
+        AdaptiveTimeout adaptive = this.adaptive;
         long configured = adaptive != null ? adaptive.timeoutNanos() : timeoutNanos;
         if (current == null) {
             return configured;
@@ -332,16 +364,21 @@ public final class Timeout implements Policy {
         }
         noteEffective(effective);
         Deadline callDeadline = callDeadline(current, start, effective);
-        return mode == TimeoutMode.COOPERATIVE
-                ? runCooperatively(next, call, callDeadline, callDeadline == current, start, effective)
-                : runOnWorker(next, call, callDeadline, start, effective);
+        switch (mode) {
+            case COOPERATIVE:
+                return runCooperatively(next, call, callDeadline, callDeadline == current, start, effective);
+            case INTERRUPT:
+                return runInterruptibly(next, call, callDeadline, callDeadline == current, start, effective);
+            default:
+                return runOnWorker(next, call, callDeadline, start, effective);
+        }
     }
 
     /**
      * The call's deadline, {@code start + effective}. When the current deadline is already that early
      * (no reserve cut it), it is reused: attaching it again would change nothing and allocate.
      */
-    private Deadline callDeadline(Deadline current, long start, long effective) {
+    private Deadline callDeadline(@Nullable Deadline current, long start, long effective) {
         long instant = Nanos.add(start, effective);
         if (current != null && current.ticker() == ticker && current.instantNanos() <= instant) {
             return current;
@@ -367,6 +404,47 @@ public final class Timeout implements Policy {
         return result;
     }
 
+    /**
+     * INTERRUPT mode: the call on this thread, a timer on the wheel to interrupt it at the deadline.
+     * See the class comment for what the caller gets and the rule for the interrupt flag.
+     */
+    @SuppressWarnings("NullAway") // result: the call's value of the caller's type T, which may be null
+    private <T, E extends Throwable> T runInterruptibly(Chain next, CheckedSupplier<T, E> call, Deadline callDeadline,
+            boolean alreadyCurrent, long start, long effective) throws E {
+        TimerWheel wheel = Objects.requireNonNull(this.wheel, "wheel");
+        Thread caller = Thread.currentThread();
+        InterruptTimer timer = new InterruptTimer(caller);
+        wheel.schedule(timer, Nanos.add(start, effective));
+        T result = null;
+        Throwable failure = null;
+        try (ContextScope scope = alreadyCurrent ? NO_SCOPE : callDeadline.attach()) {
+            result = next.proceed(call);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        if (wheel.cancel(timer)) {
+            // Disarmed before it fired: the timer never touched this thread; the outcome is the call's.
+            recordCompletion(start, effective, failure);
+            if (failure != null) {
+                throw Exceptions.sneakyThrow(failure);
+            }
+            return result;
+        }
+        // The timer fired (or is firing): wait until its interrupt is delivered, then take it back.
+        timer.awaitExpired();
+        if (!timer.foundInterrupted() && !(failure instanceof InterruptedException && caller.isInterrupted())) {
+            // Ours, unless the call consumed ours (an InterruptedException clears the flag) and someone
+            // interrupted it again since: that later interrupt is not ours, so it stays.
+            Thread.interrupted();
+        }
+        recordTimeout(start, effective);
+        if (failure instanceof Error) {
+            throw (Error) failure; // never swallowed
+        }
+        throw new DeadlineExceededException(name, "Timeout '" + name + "': the call did not finish within " + effective
+                + " ns and was interrupted", 0L, failure);
+    }
+
     private <T, E extends Throwable> T runOnWorker(Chain next, CheckedSupplier<T, E> call, Deadline callDeadline,
             long start, long effective) throws E {
         ContextSnapshot snapshot = propagators.isEmpty()
@@ -377,7 +455,7 @@ public final class Timeout implements Policy {
         // without its deadline armed: on manual time, once the call has started, advancing the ticker
         // by the timeout fires it. With real time on both sides the caller's own timed wait is the
         // timer: no scheduler round trip.
-        Scheduler.Cancellable timer = timedWait ? null : scheduler.schedule(() -> abandon(task, interrupt), effective);
+        Scheduler.@Nullable Cancellable timer = timedWait ? null : scheduler.schedule(() -> abandon(task, interrupt), effective);
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
@@ -425,7 +503,7 @@ public final class Timeout implements Policy {
         }
     }
 
-    private static void disarm(Scheduler.Cancellable timer) {
+    private static void disarm(Scheduler.@Nullable Cancellable timer) {
         if (timer != null) {
             timer.cancel();
         }
@@ -480,7 +558,7 @@ public final class Timeout implements Policy {
         }
     }
 
-    private void recordCompletion(long start, long effective, Throwable failure) {
+    private void recordCompletion(long start, long effective, @Nullable Throwable failure) {
         if (failure == null) {
             successes.increment();
         } else {
@@ -532,7 +610,7 @@ public final class Timeout implements Policy {
     /** Receives the outcome of asynchronous calls from {@link AsyncTimeoutStage}. */
     private final class AsyncOutcomes implements AsyncTimeoutStage.Listener {
         @Override
-        public void completed(long startNanos, long effectiveNanos, Throwable failure) {
+        public void completed(long startNanos, long effectiveNanos, @Nullable Throwable failure) {
             recordCompletion(startNanos, effectiveNanos, failure);
         }
 

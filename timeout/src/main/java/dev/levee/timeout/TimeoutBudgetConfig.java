@@ -4,6 +4,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable plan of a {@link TimeoutBudget}: one total spread over a sequence of steps by
@@ -20,7 +21,6 @@ import java.util.Arrays;
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
  * </table>
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutBudgetConfig {
     /** Default total budget: 5 s, seed 003's request timeout. */
     public static final Duration DEFAULT_TOTAL = Duration.ofSeconds(5);
@@ -33,9 +33,9 @@ public final class TimeoutBudgetConfig {
     private final boolean rollover;
     private final Ticker ticker;
 
-    private TimeoutBudgetConfig(Builder b) {
+    private TimeoutBudgetConfig(Builder b, double[] weights) {
         this.total = b.total;
-        this.weights = b.weights.clone();
+        this.weights = weights.clone();
         this.rollover = b.rollover;
         this.ticker = b.ticker;
     }
@@ -120,7 +120,7 @@ public final class TimeoutBudgetConfig {
     /** Builds a {@link TimeoutBudgetConfig}. Not thread-safe; {@link #build()} validates. */
     public static final class Builder {
         private Duration total = DEFAULT_TOTAL;
-        private double[] weights = {1.0};
+        private double @Nullable [] weights = {1.0};
         private boolean rollover = DEFAULT_ROLLOVER;
         private Ticker ticker = Ticker.system();
 
@@ -144,7 +144,7 @@ public final class TimeoutBudgetConfig {
          * @param weights the weights
          * @return this builder
          */
-        public Builder weights(double... weights) {
+        public Builder weights(double @Nullable ... weights) {
             this.weights = weights == null ? null : weights.clone();
             return this;
         }
@@ -180,13 +180,13 @@ public final class TimeoutBudgetConfig {
          */
         public TimeoutBudgetConfig build() {
             Validate.positive(POLICY, "total", total);
-            Validate.notNull(POLICY, "weights", weights);
+            double[] weights = Validate.notNull(POLICY, "weights", this.weights);
             Validate.inRange(POLICY, "weights.length", weights.length, 1, 1000);
             for (int i = 0; i < weights.length; i++) {
                 Validate.positive(POLICY, "weights[" + i + "]", weights[i]);
             }
             Validate.notNull(POLICY, "ticker", ticker);
-            return new TimeoutBudgetConfig(this);
+            return new TimeoutBudgetConfig(this, weights);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of a {@link Timeout}; build it with {@link #builder()}.
@@ -17,7 +18,8 @@ import java.util.concurrent.Executor;
  *   <caption>Fields</caption>
  *   <tr><th>field</th><th>default</th><th>bound</th><th>effect</th></tr>
  *   <tr><td>{@code timeout}</td><td>5 s</td><td>&gt; 0</td><td>the longest a call may run</td></tr>
- *   <tr><td>{@code mode}</td><td>{@link TimeoutMode#THREAD}</td><td>not null</td><td>how a synchronous
+ *   <tr><td>{@code mode}</td><td>{@link TimeoutMode#THREAD}</td><td>not null; INTERRUPT needs
+ *       {@code interruptOnTimeout}</td><td>how a synchronous
  *       call is bounded</td></tr>
  *   <tr><td>{@code executor}</td><td>{@link TimeoutExecutors#defaultExecutor()}</td><td>not null</td>
  *       <td>where THREAD-mode calls run</td></tr>
@@ -33,7 +35,8 @@ import java.util.concurrent.Executor;
  *       tracing) carried to the THREAD-mode worker; the deadline is always carried</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
  *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td><td>fires the
- *       deadline of THREAD-mode and asynchronous calls</td></tr>
+ *       deadline of THREAD-mode and asynchronous calls; runs INTERRUPT mode's timer wheel (1 ms ticks,
+ *       only while a timer is pending)</td></tr>
  *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool</td><td>not null</td><td>completes
  *       a timed-out asynchronous call's stage, so its dependents never run on the scheduler's
  *       thread</td></tr>
@@ -42,7 +45,6 @@ import java.util.concurrent.Executor;
  * <p>The 5 s default follows common practice for an interactive request to one dependency; choose
  * a real value from the dependency's p99 latency plus headroom (see {@code docs/timeout.md}).
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class TimeoutConfig {
     /** Default timeout: 5 s, seed 003's request timeout ("tune per dependency"). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -70,17 +72,17 @@ public final class TimeoutConfig {
     private final long reserveNanos;
     private final Duration minimumRemaining;
     private final long minimumRemainingNanos;
-    private final AdaptiveTimeout adaptive;
+    private final @Nullable AdaptiveTimeout adaptive;
     private final List<ContextPropagator<?>> propagators;
     private final Ticker ticker;
     private final Scheduler scheduler;
     private final Executor asyncExecutor;
 
-    private TimeoutConfig(Builder b) {
+    private TimeoutConfig(Builder b, Executor executor) {
         this.timeout = b.timeout;
         this.timeoutNanos = Deadline.saturatedNanos(b.timeout);
         this.mode = b.mode;
-        this.executor = b.executor;
+        this.executor = executor;
         this.interruptOnTimeout = b.interruptOnTimeout;
         this.reserve = b.reserve;
         this.reserveNanos = Deadline.saturatedNanos(b.reserve);
@@ -188,7 +190,7 @@ public final class TimeoutConfig {
     }
 
     /** @return the adaptive timeout, or null when the fixed {@link #timeout()} applies */
-    public AdaptiveTimeout adaptive() {
+    public @Nullable AdaptiveTimeout adaptive() {
         return adaptive;
     }
 
@@ -223,11 +225,11 @@ public final class TimeoutConfig {
     public static final class Builder {
         private Duration timeout = DEFAULT_TIMEOUT;
         private TimeoutMode mode = DEFAULT_MODE;
-        private Executor executor;
+        private @Nullable Executor executor;
         private boolean interruptOnTimeout = DEFAULT_INTERRUPT_ON_TIMEOUT;
         private Duration reserve = DEFAULT_RESERVE;
         private Duration minimumRemaining = DEFAULT_MINIMUM_REMAINING;
-        private AdaptiveTimeout adaptive;
+        private @Nullable AdaptiveTimeout adaptive;
         private List<ContextPropagator<?>> propagators = List.of();
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
@@ -314,7 +316,7 @@ public final class TimeoutConfig {
          * @param adaptive the adaptive timeout, or null
          * @return this builder
          */
-        public Builder adaptive(AdaptiveTimeout adaptive) {
+        public Builder adaptive(@Nullable AdaptiveTimeout adaptive) {
             this.adaptive = adaptive;
             return this;
         }
@@ -382,10 +384,14 @@ public final class TimeoutConfig {
             Validate.notNull(POLICY, "ticker", ticker);
             Validate.notNull(POLICY, "scheduler", scheduler);
             Validate.notNull(POLICY, "asyncExecutor", asyncExecutor);
+            Validate.check(mode != TimeoutMode.INTERRUPT || interruptOnTimeout, POLICY, "interruptOnTimeout",
+                    "true in INTERRUPT mode (interrupting the caller is how that mode bounds a call)", interruptOnTimeout);
+            Executor executor = this.executor;
             if (executor == null) {
                 executor = TimeoutExecutors.defaultExecutor();
+                this.executor = executor;
             }
-            return new TimeoutConfig(this);
+            return new TimeoutConfig(this, executor);
         }
     }
 }

@@ -39,7 +39,6 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  * The same figures without Micrometer: {@link Timeout#metrics()}.
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate the nullable fields and parameters
 public final class TimeoutMetricsBinder implements MeterBinder {
     private static final String PATTERN = "timeout";
     private static final String DEADLINE_EXCEEDED =

@@ -18,5 +18,15 @@ public enum TimeoutMode {
      * policy inside it, or a client mapped from it). No extra thread, no allocation of a task; but a
      * call that never checks is not bounded.
      */
-    COOPERATIVE
+    COOPERATIVE,
+    /**
+     * The call runs on the caller's thread with the deadline attached, and a shared timer (a hashed
+     * timer wheel, 1 ms ticks) interrupts the caller's thread at the deadline; the caller then gets a
+     * {@link dev.levee.core.DeadlineExceededException}. No thread hop and about 100 bytes per call;
+     * bounds every call that stops when interrupted (blocking I/O on interruptible channels, waits,
+     * sleeps, {@code Future.get}, Levee's own waits). A call that ignores interrupts runs to its end
+     * and is reported as timed out when it returns late; use {@link #THREAD} for those. The timer's
+     * interrupt never leaks past the call: see {@link Timeout} for the exact rule.
+     */
+    INTERRUPT
 }

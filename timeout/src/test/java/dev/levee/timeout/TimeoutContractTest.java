@@ -1,12 +1,13 @@
 package dev.levee.timeout;
 
+import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.core.Policy;
 import dev.levee.testing.PolicyContract;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 
-/** Both timeout modes pass the shared {@link PolicyContract}. */
+/** Every timeout mode passes the shared {@link PolicyContract}. */
 class TimeoutContractTest {
 
     @Nested
@@ -15,6 +16,15 @@ class TimeoutContractTest {
         protected Policy newPolicy(ManualTicker ticker) {
             return Timeout.of("contract", TimeoutConfig.builder().timeout(Duration.ofSeconds(5))
                     .mode(TimeoutMode.COOPERATIVE).ticker(ticker).build());
+        }
+    }
+
+    @Nested
+    class Interrupting extends PolicyContract {
+        @Override
+        protected Policy newPolicy(ManualTicker ticker) {
+            return Timeout.of("contract", TimeoutConfig.builder().timeout(Duration.ofSeconds(5))
+                    .mode(TimeoutMode.INTERRUPT).ticker(ticker).scheduler(new ManualScheduler(ticker)).build());
         }
     }
 

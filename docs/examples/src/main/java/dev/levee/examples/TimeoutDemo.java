@@ -5,6 +5,8 @@ import dev.levee.core.Deadline;
 import dev.levee.core.DeadlineExceededException;
 import dev.levee.core.ManualTicker;
 import dev.levee.core.RandomSource;
+import dev.levee.core.Scheduler;
+import dev.levee.core.Ticker;
 import dev.levee.timeout.AdaptiveTimeout;
 import dev.levee.timeout.AdaptiveTimeoutConfig;
 import dev.levee.timeout.DatabaseTimeoutProfile;
@@ -141,6 +143,24 @@ public final class TimeoutDemo {
                 .timeout(Duration.ofSeconds(2))            // p99 of 800 ms plus headroom
                 .reserve(Duration.ofMillis(50))            // keep 50 ms of the caller's deadline to answer
                 .minimumRemaining(Duration.ofMillis(20))   // do not start with less than 20 ms
+                .build());
+    }
+
+    /**
+     * An INTERRUPT-mode timeout: the call runs on the caller's thread and a shared timer interrupts
+     * it at the deadline, with no thread hop (Failsafe's synchronous timeout, for Levee). The call must
+     * stop when interrupted; the interrupt never leaks past the call.
+     *
+     * @param ticker the time source (a manual one in tests)
+     * @param scheduler drives the timer wheel (a manual one in tests)
+     * @return the timeout
+     */
+    public static Timeout callerThreadTimeout(Ticker ticker, Scheduler scheduler) {
+        return Timeout.of("inventory", TimeoutConfig.builder()
+                .timeout(Duration.ofMillis(800))
+                .mode(TimeoutMode.INTERRUPT)
+                .ticker(ticker)
+                .scheduler(scheduler)
                 .build());
     }
 

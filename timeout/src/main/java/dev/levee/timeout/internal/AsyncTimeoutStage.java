@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stage an asynchronous timeout returns. It completes with whichever comes first: the
@@ -19,7 +20,6 @@ import java.util.function.BiConsumer;
  *
  * @param <T> the result type
  */
-@SuppressWarnings("NullAway") // NullAway debt (issue 11): annotate this class's nullable fields and parameters, then remove
 public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements Runnable, BiConsumer<T, Throwable> {
 
     /** Told how the race ended; called exactly once, by the winner. */
@@ -55,7 +55,7 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     private final long startNanos;
     private final long effectiveNanos;
     private final boolean cancelUnderlying;
-    private volatile Scheduler.Cancellable timer;
+    private volatile Scheduler.@Nullable Cancellable timer;
 
     /**
      * @param underlying the stage being bounded
