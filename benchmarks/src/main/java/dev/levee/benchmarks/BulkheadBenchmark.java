@@ -26,10 +26,13 @@ import org.openjdk.jmh.annotations.State;
  * suite's 1, 2 and 4 threads never reach, so every operation is an admit and a release; nobody waits
  * and nobody is rejected. No library reads a clock it does not need:
  * <ul>
- *   <li>{@link #leveeTryAcquireRelease()} — Levee's permit protocol: {@code tryAcquire(0L)} (a
- *       semaphore bulkhead ignores "now" when a slot is free) then {@code onSuccess(0L)}: one bounded
- *       CAS and one atomic decrement;</li>
- *   <li>{@link #resilience4jTryAcquireRelease()} — resilience4j 2.2.0 {@code SemaphoreBulkhead} with
+ *   <li>{@link #leveeTryAcquireRelease()} — Levee's permit protocol as a user writes it, the gate
+ *       reading its own clock: {@code s = readStart(); tryAcquire(s)} then
+ *       {@code onSuccess(latencySince(s))}. A semaphore bulkhead needs no time ({@code timeNeed()} is
+ *       {@code NONE}), so neither reads the clock: one bounded CAS and one atomic decrement;
+ *       {@link #leveeTryAcquireReleaseGivenReadingExtra()} passes a constant reading by hand (a labelled
+ *       extra, never checked against a target);</li>
+ *   <li>{@link #resilience4jTryAcquireRelease()} — resilience4j 2.4.0 {@code SemaphoreBulkhead} with
  *       {@code maxConcurrentCalls = 1000}, {@code maxWaitDuration = 0}: {@code tryAcquirePermission()}
  *       then {@code onComplete()};</li>
  *   <li>{@link #netflixAcquireRelease()} — concurrency-limits 0.5.4 {@code SimpleLimiter} with
@@ -75,6 +78,21 @@ public class BulkheadBenchmark {
      */
     @Benchmark
     public boolean leveeTryAcquireRelease() {
+        long start = levee.readStart();
+        if (levee.tryAcquire(start)) {
+            levee.onSuccess(levee.latencySince(start));
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Levee: permit protocol with a constant reading passed by hand (an extra: not the user's path).
+     *
+     * @return whether the permit was granted
+     */
+    @Benchmark
+    public boolean leveeTryAcquireReleaseGivenReadingExtra() {
         if (levee.tryAcquire(0L)) {
             levee.onSuccess(0L);
             return true;

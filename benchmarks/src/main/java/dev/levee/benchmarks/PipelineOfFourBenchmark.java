@@ -4,10 +4,12 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.RetryPolicy;
 import dev.levee.bulkhead.Bulkhead;
+import dev.levee.bulkhead.BulkheadConfig;
 import dev.levee.circuitbreaker.CircuitBreaker;
 import dev.levee.circuitbreaker.CircuitBreakerConfig;
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.Pipeline;
+import dev.levee.core.Ticker;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
@@ -36,8 +38,11 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #leveePipelineOfFour()} — {@code Pipeline.of(retry, breaker, limiter, bulkhead)}, built
  *       once; {@code pipeline.execute(call)}. The three gates share {@code Ticker.system()}, so the
- *       pipeline fuses them and reads the clock twice per call.</li>
- *   <li>{@link #resilience4jNestedDecorators()} — resilience4j 2.2.0, decorated once by hand the way
+ *       pipeline fuses them; the breaker keeps its default slow-call rule (it needs the latency) and
+ *       the limiter needs "now", so the run reads the clock twice per call.</li>
+ *   <li>{@link #leveeCoarseTickerPipelineOfFour(Coarse)} — the same four policies, every one configured with
+ *       the opt-in {@code Ticker.coarse()} (1 ms): the two readings become volatile loads.</li>
+ *   <li>{@link #resilience4jNestedDecorators()} — resilience4j 2.4.0, decorated once by hand the way
  *       its {@code Decorators} builder nests them:
  *       {@code Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker,
  *       RateLimiter.decorateSupplier(limiter, Bulkhead.decorateSupplier(bulkhead, call))))};
@@ -81,22 +86,7 @@ public class PipelineOfFourBenchmark {
     /** Builds the three stacks with the same limits and checks that each lets the call through. */
     @Setup
     public void setUp() {
-        levee = Pipeline.of(
-                Retry.of("retry", RetryConfig.builder().maxAttempts(3)
-                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
-                        .jitter(Jitter.factor(0.5))
-                        .build()),
-                CircuitBreaker.of("breaker", CircuitBreakerConfig.builder()
-                        .countWindow(100)
-                        .failureRateThreshold(0.5)
-                        .minimumNumberOfCalls(20)
-                        .waitDurationInOpen(Duration.ofSeconds(60))
-                        .build()),
-                RateLimiter.of("limiter", RateLimiterConfig.builder()
-                        .algorithm(RateLimitAlgorithm.GCRA)
-                        .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
-                        .build()),
-                Bulkhead.of("bulkhead", CONCURRENT_CALLS));
+        levee = leveePipeline(Ticker.system());
 
         io.github.resilience4j.retry.Retry r4jRetry = io.github.resilience4j.retry.Retry.of("retry",
                 io.github.resilience4j.retry.RetryConfig.custom()
@@ -146,6 +136,47 @@ public class PipelineOfFourBenchmark {
         }
     }
 
+    /**
+     * The pipeline on the coarse ticker, in its own state so that only the forks measuring it start the
+     * coarse ticker's updater thread (a wake-up every millisecond would otherwise run beside every row).
+     */
+    @State(Scope.Benchmark)
+    public static class Coarse {
+        Pipeline pipeline;
+
+        /** Builds the pipeline on {@code Ticker.coarse()} and checks that it lets the call through. */
+        @Setup
+        public void setUp() {
+            pipeline = leveePipeline(Ticker.coarse());
+            for (int i = 0; i < 1000; i++) {
+                check("Levee (coarse ticker)", pipeline.execute(() -> RESULT));
+            }
+        }
+    }
+
+    /** The four Levee policies, every one on {@code ticker} (one instance, so the three gates fuse). */
+    private static Pipeline leveePipeline(Ticker ticker) {
+        return Pipeline.of(
+                Retry.of("retry", RetryConfig.builder().maxAttempts(3)
+                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2, Duration.ofSeconds(10)))
+                        .jitter(Jitter.factor(0.5))
+                        .ticker(ticker)
+                        .build()),
+                CircuitBreaker.of("breaker", CircuitBreakerConfig.builder()
+                        .countWindow(100)
+                        .failureRateThreshold(0.5)
+                        .minimumNumberOfCalls(20)
+                        .waitDurationInOpen(Duration.ofSeconds(60))
+                        .ticker(ticker)
+                        .build()),
+                RateLimiter.of("limiter", RateLimiterConfig.builder()
+                        .algorithm(RateLimitAlgorithm.GCRA)
+                        .rate(PERMITS_PER_SECOND, Duration.ofSeconds(1))
+                        .ticker(ticker)
+                        .build()),
+                Bulkhead.of("bulkhead", BulkheadConfig.builder().maxConcurrentCalls(CONCURRENT_CALLS).ticker(ticker).build()));
+    }
+
     private static void check(String library, Object result) {
         if (result != RESULT) {
             throw new IllegalStateException(library + " pipeline did not return the call's result: " + result);
@@ -160,6 +191,17 @@ public class PipelineOfFourBenchmark {
     @Benchmark
     public Object leveePipelineOfFour() {
         return levee.execute(leveeCall);
+    }
+
+    /**
+     * Levee: the same pipeline with every policy on the opt-in {@code Ticker.coarse()}.
+     *
+     * @param coarse the state holding the coarse-ticker pipeline
+     * @return the call's result
+     */
+    @Benchmark
+    public Object leveeCoarseTickerPipelineOfFour(Coarse coarse) {
+        return coarse.pipeline.execute(leveeCall);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.levee.core.Pipeline;
 import dev.levee.core.Policy;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Ticker;
+import dev.levee.core.TimeNeed;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -29,6 +30,9 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@link #leveeTwoNoOpGates()} — {@code Pipeline.of(gateA, gateB)}: two gates sharing
  *       {@link Ticker#system()} are fused into one stage, so this should cost the same two clock
  *       readings as one gate plus two virtual calls. Must be 0 B/op;</li>
+ *   <li>{@link #leveeTwoTimelessGates()} — the same two gates declaring {@code TimeNeed.NONE} (as a
+ *       semaphore bulkhead and a CLOSED count-window breaker without a slow-call rule do): the run asks
+ *       each gate what it needs, before and after the call, and reads no clock (issue 13);</li>
  *   <li>{@link #leveeOneNoOpWrapper()} — {@code Pipeline.of(wrapper)}, a policy that only calls
  *       {@code next.proceed(call)}: the cost of the chain links, no clock reading.</li>
  * </ul>
@@ -54,6 +58,17 @@ public class PipelineOverheadBenchmark {
     private final Pipeline oneGate = Pipeline.of(new NoOpGateA("a"));
     private final Pipeline twoGates = Pipeline.of(new NoOpGateA("a"), new NoOpGateB("b"));
     private final Pipeline oneWrapper = Pipeline.of(new NoOpWrapper());
+    private final Pipeline twoTimelessGates = Pipeline.of(new TimelessGateA("c"), new TimelessGateB("d"));
+
+    /**
+     * The call through two fused no-op gates that need no clock reading.
+     *
+     * @return the call's result
+     */
+    @Benchmark
+    public Object leveeTwoTimelessGates() {
+        return twoTimelessGates.execute(call);
+    }
 
     /**
      * The call, without Levee.
@@ -146,6 +161,32 @@ public class PipelineOverheadBenchmark {
     /** The second no-op gate class; see {@link NoOpGateA}. */
     static final class NoOpGateB extends NoOpGate {
         NoOpGateB(String name) {
+            super(name);
+        }
+    }
+
+    /** A no-op gate that needs no clock reading ({@code TimeNeed.NONE}). */
+    static class TimelessGate extends NoOpGate {
+        TimelessGate(String name) {
+            super(name);
+        }
+
+        @Override
+        public TimeNeed timeNeed() {
+            return TimeNeed.NONE;
+        }
+    }
+
+    /** The first timeless gate class (two classes: a bimorphic call site, as above). */
+    static final class TimelessGateA extends TimelessGate {
+        TimelessGateA(String name) {
+            super(name);
+        }
+    }
+
+    /** The second timeless gate class. */
+    static final class TimelessGateB extends TimelessGate {
+        TimelessGateB(String name) {
             super(name);
         }
     }

@@ -11,6 +11,7 @@ import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.TimeNeed;
 import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.AsyncWaitQueue;
 import java.lang.invoke.MethodHandles;
@@ -64,7 +65,9 @@ import org.slf4j.LoggerFactory;
  * {@code maxWait} 0 (fail fast), {@code fair} false, {@code saturationWarning} 30 s.
  *
  * <p><b>Cost.</b> Entering and leaving: one compare-and-set each, no lock, no clock read, no
- * allocation; a lock only when someone waits.
+ * allocation; a lock only when someone waits. It needs no clock reading ({@link #timeNeed()} is
+ * {@link TimeNeed#NONE}), so {@link #tryAcquire()}, {@code execute} and a pipeline of gates that need
+ * none read no clock on the way in or out; a refusal reads the ticker once, for its event.
  *
  * <p><b>Saturation.</b> An episode of saturation starts with a rejection and ends when a call enters
  * leaving at least one slot free. If rejections continue for {@link BulkheadConfig#saturationWarning()}
@@ -232,9 +235,36 @@ public final class Bulkhead implements Gate {
     }
 
     /**
+     * {@link TimeNeed#NONE}, always: entering and leaving read no clock. The rare paths that need the
+     * time (a wait, a rejection's event) read the ticker themselves when handed {@link Gate#NO_READING}.
+     *
+     * @return {@link TimeNeed#NONE}
+     */
+    @Override
+    public TimeNeed timeNeed() {
+        return TimeNeed.NONE;
+    }
+
+    /**
+     * Enters if a slot is free; never waits, and reads no clock unless it refuses. In fair mode, refuses
+     * while others wait.
+     *
+     * @return true if the call may start; then exactly one completion method must follow
+     */
+    @Override
+    public boolean tryAcquire() {
+        if ((!fair || waiters == 0) && tryEnter()) {
+            return true;
+        }
+        onRejected(ticker.read());
+        return false;
+    }
+
+    /**
      * Enters if a slot is free; never waits. In fair mode, refuses while others wait.
      *
-     * @param nowNanos the current reading of {@link #ticker()}
+     * @param nowNanos the current reading of {@link #ticker()}, or {@link Gate#NO_READING} (this gate needs
+     *     none; it reads the ticker itself if it refuses)
      * @return true if the call may start; then exactly one completion method must follow
      */
     @Override
@@ -242,15 +272,20 @@ public final class Bulkhead implements Gate {
         if ((!fair || waiters == 0) && tryEnter()) {
             return true;
         }
-        onRejected(nowNanos);
+        onRejected(now(nowNanos));
         return false;
+    }
+
+    /** The reading the caller passed, or a fresh one if it passed {@link Gate#NO_READING}. */
+    private long now(long nowNanos) {
+        return nowNanos == NO_READING ? ticker.read() : nowNanos;
     }
 
     /**
      * Enters, waiting for a slot up to {@link BulkheadConfig#maxWait()} and never past the current
      * {@link Deadline}.
      *
-     * @param nowNanos the current reading of {@link #ticker()}
+     * @param nowNanos the current reading of {@link #ticker()}, or {@link Gate#NO_READING}
      * @throws BulkheadFullException if no slot was free in time, or if the thread was interrupted while
      *     waiting (its interrupt flag is then set again)
      */
@@ -259,7 +294,7 @@ public final class Bulkhead implements Gate {
         if ((!fair || waiters == 0) && tryEnter()) {
             return;
         }
-        acquireAfterFastPathFailed(nowNanos);
+        acquireAfterFastPathFailed(now(nowNanos));
     }
 
     /** Waits if configured to, else refuses. */
@@ -345,7 +380,7 @@ public final class Bulkhead implements Gate {
      * whose thread only hands the refusal to the executor). Asynchronous waiters are served in arrival
      * order among themselves.
      *
-     * @param nowNanos the current reading of {@link #ticker()}
+     * @param nowNanos the current reading of {@link #ticker()}, or {@link Gate#NO_READING}
      * @return the permit's stage
      */
     @Override
@@ -353,7 +388,7 @@ public final class Bulkhead implements Gate {
         if ((!fair || waiters == 0) && tryEnter()) {
             return Gate.granted();
         }
-        return acquireAsyncAfterFastPathFailed(nowNanos);
+        return acquireAsyncAfterFastPathFailed(now(nowNanos));
     }
 
     private CompletionStage<Void> acquireAsyncAfterFastPathFailed(long nowNanos) {

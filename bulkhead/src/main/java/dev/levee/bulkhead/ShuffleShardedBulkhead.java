@@ -2,6 +2,7 @@ package dev.levee.bulkhead;
 
 import dev.levee.core.BulkheadFullException;
 import dev.levee.core.CheckedSupplier;
+import dev.levee.core.Gate;
 import dev.levee.core.internal.Validate;
 import java.util.List;
 import java.util.Objects;
@@ -61,7 +62,7 @@ public final class ShuffleShardedBulkhead {
      * Takes a slot in one of {@code key}'s partitions, never waiting.
      *
      * @param key the key
-     * @param nowNanos a reading of the partitions' ticker
+     * @param nowNanos a reading of the partitions' ticker, or {@link Gate#NO_READING} (a bulkhead needs none)
      * @return the partition entered, on which exactly one completion method must follow; null if all
      *     of the key's partitions were full
      */
@@ -96,8 +97,8 @@ public final class ShuffleShardedBulkhead {
      * @throws BulkheadFullException if all of the key's partitions were full
      */
     public <T, E extends Throwable> T execute(Object key, CheckedSupplier<T, E> call) throws E {
-        long start = partitions[0].ticker().read();
-        Bulkhead b = tryAcquire(key, start);
+        // A bulkhead needs no clock reading (TimeNeed.NONE): a refusing partition reads its own.
+        Bulkhead b = tryAcquire(key, Gate.NO_READING);
         if (b == null) {
             throw new BulkheadFullException(name, "ShuffleShardedBulkhead '" + name + "': all " + sharding.shardSize()
                     + " partitions of this key's shard are full", 0L);
@@ -106,10 +107,10 @@ public final class ShuffleShardedBulkhead {
         try {
             result = call.get();
         } catch (Throwable t) {
-            b.onFailure(b.ticker().read() - start, t);
+            b.onFailure(Gate.NO_READING, t);
             throw t;
         }
-        b.onSuccess(b.ticker().read() - start);
+        b.onSuccess(Gate.NO_READING);
         return result;
     }
 

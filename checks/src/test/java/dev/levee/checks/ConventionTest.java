@@ -56,7 +56,8 @@ class ConventionTest {
             Map.entry("dev.levee.health.HealthCheck", "an interface users implement; HealthCheckConfig configures caching"),
             Map.entry("dev.levee.health.HealthEndpoint", "built from a checker; no of(String, HealthEndpointConfig)"),
             Map.entry("dev.levee.loadshed.PriorityShedder", "needs a LoadSignal: no ofDefaults(String)"),
-            Map.entry("dev.levee.loadshed.PriorityShedderConfig", "needs a LoadSignal: no defaults()")
+            Map.entry("dev.levee.loadshed.PriorityShedderConfig", "needs a LoadSignal: no defaults()"),
+            Map.entry("dev.levee.retry.ReplicaSet", "of(name, config, replicas): needs its replicas, no default")
     ));
 
     /** Gates that measure and never refuse a call, so their binders have no rejection counter. */
@@ -198,7 +199,7 @@ class ConventionTest {
     }
 
     private static final Set<String> TAG_KEYS = Set.of(MetricNames.TAG_NAME, MetricNames.TAG_OUTCOME,
-            MetricNames.TAG_STATE, MetricNames.TAG_KIND, MetricNames.TAG_REASON);
+            MetricNames.TAG_STATE, MetricNames.TAG_KIND, MetricNames.TAG_REASON, MetricNames.TAG_REPLICA);
 
     /** Binds each binder to a policy built by ofDefaults and reads the meters it registers. */
     static List<String> meterViolations() {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -25,8 +26,15 @@ import java.util.stream.Stream;
 final class PublishedClasses {
     /** The published modules, by the last segment of their root package {@code dev.levee.<module>}. */
     static final List<String> MODULES = List.of(
-            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade",
+            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade", "http", "config", "micrometer",
             "chaos");
+
+    /**
+     * Integration modules: they sit on top of the pattern modules (configuration from properties builds
+     * every pattern's config; the metrics entry point binds every pattern's meters), so they may use
+     * any pattern module's public API. No pattern module may use them.
+     */
+    static final Set<String> INTEGRATION_MODULES = Set.of("config", "micrometer");
 
     private PublishedClasses() {}
 

@@ -20,6 +20,7 @@ import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.TimeNeed;
 import dev.levee.core.internal.Validate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -73,6 +74,11 @@ import dev.levee.core.internal.Nanos;
  * {@link CircuitBreakerConfig#defaultClassifier()}): an ignored outcome is not recorded and gives a
  * half-open probe back; an exception matching {@code recordAsSuccess} counts as a success;
  * {@link #onResult} consults the result predicate only when the classifier has one.
+ *
+ * <p><b>Time.</b> The breaker reads the clock only when its state needs it ({@link #timeNeed()}): a CLOSED
+ * count window without a slow-call rule ({@link CircuitBreakerConfig.Builder#noSlowCallRule()}) needs no
+ * reading, so a pipeline or {@code execute} reads none for it; with the default slow-call rule, or a time
+ * window, it needs the call's latency; OPEN needs the start reading, HALF_OPEN the latency.
  *
  * <p><b>Cost.</b> {@code tryAcquire} in CLOSED is one volatile read. A fast success in CLOSED is at most
  * one atomic increment with a count window (none at all while the window holds only fast successes)
@@ -129,6 +135,8 @@ public final class CircuitBreaker implements Gate {
     private final long maxWaitInHalfOpenNanos;
     private final long halfOpenRetryAfterNanos;
     private final boolean timeWindow;
+    /** What CLOSED (and METRICS_ONLY) needs: nothing for a count window without a slow-call rule. */
+    private final TimeNeed closedNeed;
 
     private final String openMessage;
     private final String forcedOpenMessage;
@@ -171,6 +179,7 @@ public final class CircuitBreaker implements Gate {
         this.maxWaitInHalfOpenNanos = Deadline.saturatedNanos(config.maxWaitInHalfOpen());
         this.halfOpenRetryAfterNanos = Deadline.saturatedNanos(config.halfOpenRetryAfter());
         this.timeWindow = config.slidingWindowType() == SlidingWindowType.TIME_BASED;
+        this.closedNeed = !timeWindow && slowNanos == Long.MAX_VALUE ? TimeNeed.NONE : TimeNeed.LATENCY;
         this.openMessage = "CircuitBreaker '" + name + "' is OPEN";
         this.forcedOpenMessage = "CircuitBreaker '" + name + "' is FORCED_OPEN";
         this.halfOpenMessage = "CircuitBreaker '" + name + "' is HALF_OPEN with all " + permittedInHalfOpen + " probes out";
@@ -239,6 +248,47 @@ public final class CircuitBreaker implements Gate {
 
     // ---------------------------------------------------------------- permit protocol
 
+    /**
+     * What this breaker needs for a call starting now: in CLOSED (and METRICS_ONLY), nothing for a count
+     * window without a slow-call rule ({@link CircuitBreakerConfig.Builder#noSlowCallRule()}), else the
+     * latency (a slow-call rule compares it; a time window buckets by the end reading); in OPEN the start
+     * (to know when to half-open); in HALF_OPEN the latency (a probe's era and slowness); in FORCED_OPEN
+     * and DISABLED nothing. One volatile read.
+     *
+     * @return the readings needed now
+     */
+    @Override
+    public TimeNeed timeNeed() {
+        switch (phase.get().state) {
+            case CLOSED:
+            case METRICS_ONLY:
+                return closedNeed;
+            case OPEN:
+                return TimeNeed.START;
+            case HALF_OPEN:
+                return TimeNeed.LATENCY;
+            default:
+                return TimeNeed.NONE;
+        }
+    }
+
+    /** In CLOSED: one volatile read and no clock; otherwise reads the ticker once. */
+    @Override
+    public boolean tryAcquire() {
+        Phase p = phase.get();
+        if (p.state == CircuitState.CLOSED) {
+            return true;
+        }
+        return tryAcquireSlow(p, ticker.read());
+    }
+
+    /**
+     * Grants in CLOSED, DISABLED and METRICS_ONLY; in OPEN refuses until the wait ends, then moves to
+     * HALF_OPEN; in HALF_OPEN admits up to {@code permittedCallsInHalfOpen} probes. Handed
+     * {@link Gate#NO_READING} (the caller asked while CLOSED and the state moved on), OPEN reads the ticker
+     * itself and HALF_OPEN refuses: a probe's latency could not be measured, as for a reading of an earlier
+     * era.
+     */
     @Override
     public boolean tryAcquire(long nowNanos) {
         Phase p = phase.get();
@@ -248,7 +298,9 @@ public final class CircuitBreaker implements Gate {
         return tryAcquireSlow(p, nowNanos);
     }
 
-    private boolean tryAcquireSlow(Phase p, long now) {
+    private boolean tryAcquireSlow(Phase p, long nowNanos) {
+        boolean given = nowNanos != NO_READING;
+        long now = nowNanos;
         while (true) {
             switch (p.state) {
                 case CLOSED:
@@ -256,6 +308,9 @@ public final class CircuitBreaker implements Gate {
                 case METRICS_ONLY:
                     return true;
                 case OPEN:
+                    if (!given) {
+                        now = ticker.read();
+                    }
                     if (now - p.openUntilNanos < 0) {
                         return refuse(p, now);
                     }
@@ -264,7 +319,7 @@ public final class CircuitBreaker implements Gate {
                     break;
                 case HALF_OPEN: {
                     long era = p.eraStartNanos;
-                    if (era == Phase.UNSET || now - era <= 0) {
+                    if (!given || era == Phase.UNSET || now - era <= 0) {
                         return refuse(p, now); // a reading of an earlier era (or the era not yet stamped)
                     }
                     HalfOpenProbes probes = probes(p);
@@ -306,7 +361,7 @@ public final class CircuitBreaker implements Gate {
     private boolean refuse(Phase p, long now) {
         notPermitted.increment();
         if (!listeners.isEmpty()) {
-            listeners.publish(new CircuitBreakerEvent.Rejected(name, now, p.state));
+            listeners.publish(new CircuitBreakerEvent.Rejected(name, now == NO_READING ? ticker.read() : now, p.state));
         }
         return false;
     }
@@ -325,7 +380,7 @@ public final class CircuitBreaker implements Gate {
         switch (p.state) {
             case OPEN:
                 message = openMessage;
-                retryAfter = Math.max(0L, p.openUntilNanos - nowNanos);
+                retryAfter = Math.max(0L, p.openUntilNanos - (nowNanos == NO_READING ? ticker.read() : nowNanos));
                 break;
             case FORCED_OPEN:
                 message = forcedOpenMessage;
@@ -360,12 +415,12 @@ public final class CircuitBreaker implements Gate {
     /** The pipeline's end reading saves the time window a second clock read per call. */
     @Override
     public void onResultAt(long endNanos, long latencyNanos, Object result) {
-        returned(endNanos, true, latencyNanos, result);
+        returned(endNanos, endNanos != NO_READING, latencyNanos, result);
     }
 
     @Override
     public void onFailureAt(long endNanos, long latencyNanos, Throwable error) {
-        failed(endNanos, true, latencyNanos, error);
+        failed(endNanos, endNanos != NO_READING, latencyNanos, error);
     }
 
     @Override
@@ -392,7 +447,7 @@ public final class CircuitBreaker implements Gate {
         if (asSuccess != null && asSuccess.test(error)) {
             succeeded(end, endKnown, latencyNanos);
         } else if (classifier.classify(error) == Outcome.IGNORED) {
-            ignored((endKnown ? end : ticker.read()) - latencyNanos, true);
+            ignored(latencyNanos == NO_READING ? NO_READING : (endKnown ? end : ticker.read()) - latencyNanos, true);
         } else {
             complete(phase.get(), true, latencyNanos, end, endKnown);
         }
@@ -432,7 +487,8 @@ public final class CircuitBreaker implements Gate {
         }
         if (check) {
             // This success completed the minimum, or buckets may have expired: the rates can be over.
-            evaluate(p, timeWindow ? now : (endKnown ? end : ticker.read()));
+            // A count window needs the time only if a rule trips: evaluate reads it then.
+            evaluate(p, timeWindow ? now : (endKnown ? end : NO_READING));
         }
     }
 
@@ -456,9 +512,10 @@ public final class CircuitBreaker implements Gate {
         // A permit acquired in an earlier era (admitted while CLOSED, or a probe of an abandoned round)
         // must not free one of this round's probes. A plain onIgnored() carries no reading and is taken
         // to belong to the current round; pipelines use onIgnoredAt.
+        // A permit granted on NO_READING was never a probe (HALF_OPEN refuses such an acquire).
         if (startKnown) {
             long era = p.eraStartNanos;
-            if (era == Phase.UNSET || startNanos - era <= 0) {
+            if (startNanos == NO_READING || era == Phase.UNSET || startNanos - era <= 0) {
                 return;
             }
         }
@@ -474,7 +531,8 @@ public final class CircuitBreaker implements Gate {
         switch (p.state) {
             case CLOSED:
             case METRICS_ONLY: {
-                long now = endKnown ? end : ticker.read();
+                // A count window needs the time only if a rule trips (read there); a time window buckets by it.
+                long now = endKnown ? end : (timeWindow ? ticker.read() : NO_READING);
                 boolean check = p.window.record(SlidingWindow.outcome(failed, slow), now);
                 if (countersTripped(p, failed, now)) {
                     return;
@@ -485,6 +543,9 @@ public final class CircuitBreaker implements Gate {
                 return;
             }
             case HALF_OPEN: {
+                if (latencyNanos == NO_READING) {
+                    return; // not measured: the call was admitted while the breaker needed no time, so not a probe
+                }
                 long now = endKnown ? end : ticker.read();
                 long era = p.eraStartNanos;
                 if (era == Phase.UNSET || now - latencyNanos - era <= 0) {
@@ -510,8 +571,8 @@ public final class CircuitBreaker implements Gate {
                 clearReported(p, CONSECUTIVE_BIT); // the run ended
             } else {
                 int n = inARow.incrementAndGet();
-                if (n >= consecutiveFailureThreshold
-                        && tripped(p, now, Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold, CONSECUTIVE_BIT)) {
+                if (n >= consecutiveFailureThreshold && tripped(p, now == NO_READING ? ticker.read() : now,
+                        Rule.CONSECUTIVE_FAILURES, n, consecutiveFailureThreshold, CONSECUTIVE_BIT)) {
                     return true;
                 }
             }
@@ -525,8 +586,8 @@ public final class CircuitBreaker implements Gate {
                 }
             } else {
                 int level = decaying.incrementAndGet();
-                if (level >= decayingFailureThreshold
-                        && tripped(p, now, Rule.DECAYING_FAILURES, level, decayingFailureThreshold, DECAYING_BIT)) {
+                if (level >= decayingFailureThreshold && tripped(p, now == NO_READING ? ticker.read() : now,
+                        Rule.DECAYING_FAILURES, level, decayingFailureThreshold, DECAYING_BIT)) {
                     return true;
                 }
             }
@@ -540,12 +601,17 @@ public final class CircuitBreaker implements Gate {
         }
     }
 
-    private void evaluate(Phase p, long now) {
-        long totals = p.window.totals(now);
+    /** Checks the window rules; {@code now} may be {@link Gate#NO_READING} for a count window (read if needed). */
+    private void evaluate(Phase p, long nowOrNone) {
+        long totals = p.window.totals(nowOrNone);
         if (rules.minimumReached(totals)) {
-            p.window.minimumSeen(now);
+            p.window.minimumSeen(nowOrNone);
         }
         int breaches = rules.breaches(totals);
+        if (breaches == 0 && p.state != CircuitState.METRICS_ONLY) {
+            return;
+        }
+        long now = nowOrNone == NO_READING ? ticker.read() : nowOrNone;
         if (p.state == CircuitState.METRICS_ONLY) {
             reportCrossings(p, now, totals, breaches);
             return;

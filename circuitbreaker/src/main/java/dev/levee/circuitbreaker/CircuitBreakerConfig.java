@@ -38,7 +38,8 @@ import dev.levee.core.internal.Nanos;
  *       <td>[1, 1 000 000]; at most slidingWindowSize when COUNT_BASED</td></tr>
  *   <tr><td>failureRateThreshold</td><td>{@value #DEFAULT_FAILURE_RATE_THRESHOLD} (50 %)</td><td>(0, 1]</td></tr>
  *   <tr><td>slowCallRateThreshold</td><td>{@value #DEFAULT_SLOW_CALL_RATE_THRESHOLD} (80 %, seed 003)</td><td>(0, 1]</td></tr>
- *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003)</td><td>&gt; 0</td></tr>
+ *   <tr><td>slowCallDurationThreshold</td><td>2 s (seed 003); {@link #NO_SLOW_CALLS} (rule off,
+ *       {@code noSlowCallRule()}) lets a CLOSED count window read no clock</td><td>&gt; 0</td></tr>
  *   <tr><td>consecutiveFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
  *   <tr><td>failureCountThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
  *   <tr><td>decayingFailureThreshold</td><td>0 (off)</td><td>[0, 1 000 000]</td></tr>
@@ -77,6 +78,11 @@ public final class CircuitBreakerConfig {
     public static final double DEFAULT_SLOW_CALL_RATE_THRESHOLD = 0.8;
     /** Default duration over which a call is slow: 2 s (seed 003). */
     public static final Duration DEFAULT_SLOW_CALL_DURATION_THRESHOLD = Duration.ofSeconds(2);
+    /**
+     * The {@code slowCallDurationThreshold} that switches the slow-call rule off
+     * ({@link Builder#noSlowCallRule()}): {@code Long.MAX_VALUE} nanoseconds, about 292 years.
+     */
+    public static final Duration NO_SLOW_CALLS = Duration.ofNanos(Long.MAX_VALUE);
     /** Default wait in OPEN: 30 s (seeds 000, 002, 003). */
     public static final Duration DEFAULT_WAIT_DURATION_IN_OPEN = Duration.ofSeconds(30);
     /** Default cap of the wait in OPEN when it backs off: 30 min (or the wait itself if longer). */
@@ -530,6 +536,20 @@ public final class CircuitBreakerConfig {
          */
         public Builder slowCallDurationThreshold(Duration duration) {
             this.slowCallDurationThreshold = duration;
+            return this;
+        }
+
+        /**
+         * Switches the slow-call rule off: no call is ever slow, so the slow-call rate never opens the
+         * breaker, and a count-window breaker then needs no clock reading at all while CLOSED
+         * ({@link dev.levee.core.Gate#timeNeed()} is {@code NONE}): a permit and a fast success read no
+         * clock. Sets {@code slowCallDurationThreshold} to {@link #NO_SLOW_CALLS}; any threshold of about
+         * 292 years or more has the same effect.
+         *
+         * @return this builder
+         */
+        public Builder noSlowCallRule() {
+            this.slowCallDurationThreshold = NO_SLOW_CALLS;
             return this;
         }
 

@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The permit protocol around a call, for one gate or a fused group of consecutive gates that share
- * a ticker. One clock reading before the call and one after; nothing allocated on the synchronous
- * path.
+ * a ticker. At most one clock reading before the call and one after, each taken only if some gate of
+ * the run needs it ({@link Gate#timeNeed()}); a reading not taken is passed as {@link Gate#NO_READING}.
+ * Nothing allocated on the synchronous path.
  *
  * <p><b>Every gate is completed.</b> A completion can throw — most often a user's classifier
  * predicate inside a breaker's {@code onFailure}. Each completion runs in its own try/catch, so the
@@ -31,30 +32,71 @@ final class GateRunner {
 
     static <T, E extends Throwable> T execute(Gate gate, Chain next, CheckedSupplier<T, E> call) throws E {
         Ticker ticker = gate.ticker();
-        long start = ticker.read();
+        TimeNeed need = gate.timeNeed();
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         gate.acquire(start);
         T result;
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(gate, end, end - start, t, null);
+            long end = end(gate, start, ticker);
+            Throwable thrown = failure(gate, end, latency(start, end), t, null);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(gate, end, end - start, result, null);
+        long end = end(gate, start, ticker);
+        Throwable thrown = success(gate, end, latency(start, end), result, null);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
         return result;
     }
 
+    /*
+     * The end reading. The gates are asked again when the call ends, because what a gate needs for its
+     * completion depends on its state then: a breaker that admitted a half-open probe after it was asked
+     * at the start (a reading taken for another gate) needs the probe's latency. Without a start reading
+     * there is no latency to take, so no end reading either.
+     */
+
+    /** The end reading if the gate needs the latency now (and the start was read), else {@link Gate#NO_READING}. */
+    private static long end(Gate gate, long start, Ticker ticker) {
+        return start != Gate.NO_READING && gate.timeNeed().readsEnd() ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate a, Gate b, long start, Ticker ticker) {
+        return start != Gate.NO_READING && (a.timeNeed().readsEnd() || b.timeNeed().readsEnd())
+                ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate a, Gate b, Gate c, long start, Ticker ticker) {
+        return start != Gate.NO_READING && (a.timeNeed().readsEnd() || b.timeNeed().readsEnd()
+                || c.timeNeed().readsEnd()) ? ticker.read() : Gate.NO_READING;
+    }
+
+    private static long end(Gate[] gates, long start, Ticker ticker) {
+        if (start == Gate.NO_READING) {
+            return Gate.NO_READING;
+        }
+        for (Gate g : gates) {
+            if (g.timeNeed().readsEnd()) {
+                return ticker.read();
+            }
+        }
+        return Gate.NO_READING;
+    }
+
+    /** {@code end - start}, or {@link Gate#NO_READING} if either was not read. */
+    private static long latency(long start, long end) {
+        return start == Gate.NO_READING || end == Gate.NO_READING ? Gate.NO_READING : end - start;
+    }
+
     static <T> CompletionStage<T> executeAsync(Gate gate, Chain next, Supplier<? extends CompletionStage<T>> call) {
         Ticker ticker = gate.ticker();
-        long start = ticker.read();
+        TimeNeed need = gate.timeNeed();
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         CompletionStage<Void> permit;
         try {
             permit = gate.acquireAsync(start);
@@ -69,6 +111,7 @@ final class GateRunner {
                 if (refused != null) {
                     out.completeExceptionally(Exceptions.unwrap(refused));
                 } else {
+                    // The slow path: read the clock whatever the gate needs.
                     relay(runAsync(gate, ticker, ticker.read(), next, call), out);
                 }
             });
@@ -87,16 +130,17 @@ final class GateRunner {
         });
     }
 
-    private static <T> CompletionStage<T> runAsync(
-            Gate gate, Ticker ticker, long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
+    private static <T> CompletionStage<T> runAsync(Gate gate, Ticker ticker, long start, Chain next,
+            Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = ticker.read();
+            long end = end(gate, start, ticker);
+            long latency = latency(start, end);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = cause != null
-                    ? failure(gate, end, end - start, cause, null)
-                    : success(gate, end, end - start, result, null);
+                    ? failure(gate, end, latency, cause, null)
+                    : success(gate, end, latency, result, null);
             settle(out, result, failure, cause, thrown);
         });
         return out;
@@ -105,26 +149,29 @@ final class GateRunner {
     /** Runs a call through consecutive gates: acquire outermost first, release innermost first. */
     static <T, E extends Throwable> T execute(Gate[] gates, Ticker ticker, Chain next, CheckedSupplier<T, E> call)
             throws E {
-        long start = ticker.read();
+        TimeNeed need = need(gates);
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         acquireAll(gates, start);
         T result;
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
+            long end = end(gates, start, ticker);
+            long latency = latency(start, end);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
-                thrown = failure(gates[i], end, end - start, t, thrown);
+                thrown = failure(gates[i], end, latency, t, thrown);
             }
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
+        long end = end(gates, start, ticker);
+        long latency = latency(start, end);
         Throwable thrown = null;
         for (int i = gates.length - 1; i >= 0; i--) {
-            thrown = success(gates[i], end, end - start, result, thrown);
+            thrown = success(gates[i], end, latency, result, thrown);
         }
         if (thrown != null) {
             completionFailed(thrown, null);
@@ -139,7 +186,8 @@ final class GateRunner {
      */
     static <T, E extends Throwable> T execute(Gate a, Gate b, Ticker ticker, Chain next, CheckedSupplier<T, E> call)
             throws E {
-        long start = ticker.read();
+        TimeNeed need = a.timeNeed().and(b.timeNeed());
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         a.acquire(start);
         try {
             b.acquire(start);
@@ -151,17 +199,19 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(b, end, end - start, t, null);
-            thrown = failure(a, end, end - start, t, thrown);
+            long end = end(a, b, start, ticker);
+            long latency = latency(start, end);
+            Throwable thrown = failure(b, end, latency, t, null);
+            thrown = failure(a, end, latency, t, thrown);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(b, end, end - start, result, null);
-        thrown = success(a, end, end - start, result, thrown);
+        long end = end(a, b, start, ticker);
+        long latency = latency(start, end);
+        Throwable thrown = success(b, end, latency, result, null);
+        thrown = success(a, end, latency, result, thrown);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
@@ -171,7 +221,8 @@ final class GateRunner {
     /** Three gates, unrolled for the same reason as the two-gate form. */
     static <T, E extends Throwable> T execute(
             Gate a, Gate b, Gate c, Ticker ticker, Chain next, CheckedSupplier<T, E> call) throws E {
-        long start = ticker.read();
+        TimeNeed need = a.timeNeed().and(b.timeNeed()).and(c.timeNeed());
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         a.acquire(start);
         try {
             b.acquire(start);
@@ -190,19 +241,21 @@ final class GateRunner {
         try {
             result = next.proceed(call);
         } catch (Throwable t) {
-            long end = ticker.read();
-            Throwable thrown = failure(c, end, end - start, t, null);
-            thrown = failure(b, end, end - start, t, thrown);
-            thrown = failure(a, end, end - start, t, thrown);
+            long end = end(a, b, c, start, ticker);
+            long latency = latency(start, end);
+            Throwable thrown = failure(c, end, latency, t, null);
+            thrown = failure(b, end, latency, t, thrown);
+            thrown = failure(a, end, latency, t, thrown);
             if (thrown != null) {
                 completionFailed(thrown, t);
             }
             throw t;
         }
-        long end = ticker.read();
-        Throwable thrown = success(c, end, end - start, result, null);
-        thrown = success(b, end, end - start, result, thrown);
-        thrown = success(a, end, end - start, result, thrown);
+        long end = end(a, b, c, start, ticker);
+        long latency = latency(start, end);
+        Throwable thrown = success(c, end, latency, result, null);
+        thrown = success(b, end, latency, result, thrown);
+        thrown = success(a, end, latency, result, thrown);
         if (thrown != null) {
             completionFailed(thrown, null);
         }
@@ -211,7 +264,8 @@ final class GateRunner {
 
     static <T> CompletionStage<T> executeAsync(
             Gate[] gates, Ticker ticker, Chain next, Supplier<? extends CompletionStage<T>> call) {
-        long start = ticker.read();
+        TimeNeed need = need(gates);
+        long start = need.readsStart() ? ticker.read() : Gate.NO_READING;
         long[] starts = null;
         for (int i = 0; i < gates.length; i++) {
             CompletionStage<Void> permit;
@@ -258,24 +312,26 @@ final class GateRunner {
                     return;
                 }
             }
+            // The slow path: read the clock whatever the gates need.
             relay(runAllAsync(gates, ticker, starts, 0L, next, call), out);
         });
         return out;
     }
 
-    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts, long start,
-            Chain next, Supplier<? extends CompletionStage<T>> call) {
+    private static <T> CompletionStage<T> runAllAsync(Gate[] gates, Ticker ticker, long @Nullable [] starts,
+            long start, Chain next, Supplier<? extends CompletionStage<T>> call) {
         CompletionStage<T> stage = next.proceedAsync(call);
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((result, failure) -> {
-            long end = ticker.read();
+            // The slow path (per-gate readings) reads the end whatever the gates need.
+            long end = starts != null ? ticker.read() : end(gates, start, ticker);
             Throwable cause = failure == null ? null : Exceptions.unwrap(failure);
             Throwable thrown = null;
             for (int i = gates.length - 1; i >= 0; i--) {
-                long s = starts == null ? start : starts[i];
+                long latency = latency(starts == null ? start : starts[i], end);
                 thrown = cause != null
-                        ? failure(gates[i], end, end - s, cause, thrown)
-                        : success(gates[i], end, end - s, result, thrown);
+                        ? failure(gates[i], end, latency, cause, thrown)
+                        : success(gates[i], end, latency, result, thrown);
             }
             settle(out, result, failure, cause, thrown);
         });
@@ -375,6 +431,15 @@ final class GateRunner {
         for (int i = acquired - 1; i >= 0; i--) {
             ignore(gates[i], starts == null ? start : starts[i], refused);
         }
+    }
+
+    /** What the run needs: the largest need of its gates. */
+    private static TimeNeed need(Gate[] gates) {
+        TimeNeed need = TimeNeed.NONE;
+        for (Gate g : gates) {
+            need = need.and(g.timeNeed());
+        }
+        return need;
     }
 
     /** Acquires every gate in order; if one refuses (or throws), releases those already passed as ignored. */

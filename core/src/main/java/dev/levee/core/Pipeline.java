@@ -20,8 +20,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Cost.</b> Building the pipeline builds one chain link per stage; a call walks the links
  * with the user's call as an argument, so no lambda is built per call. Consecutive {@link Gate}s that
- * share a {@link Ticker} are fused into one stage: the clock is read once before the call and once
- * after, both readings are shared by every gate of the run, and when a later gate of the run refuses,
+ * share a {@link Ticker} are fused into one stage: the clock is read at most once before the call (only if
+ * some gate of the run needs a start reading, {@link Gate#timeNeed()}) and at most once after (only if
+ * some gate needs the latency), both readings are shared by every gate of the run, and when a later gate
+ * of the run refuses,
  * the gates already passed are released with {@link Gate#onIgnored()} (a bulkhead slot is returned,
  * a half-open probe is given back). A nested pipeline is flattened into its parent.
  *
@@ -178,7 +180,8 @@ public final class Pipeline implements Policy {
     }
 
     /**
-     * Consecutive gates sharing one ticker, run with two clock readings per call. Runs of two and three
+     * Consecutive gates sharing one ticker, run with at most two clock readings per call (none if no gate
+     * of the run needs time now). Runs of two and three
      * gates (the common pipelines) use unrolled forms whose call sites the JIT can inline; longer runs
      * loop over the array.
      */

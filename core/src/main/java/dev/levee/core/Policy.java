@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -83,6 +84,25 @@ public interface Policy {
      */
     default <T, E extends Throwable> T execute(CheckedSupplier<T, E> call) throws E {
         return execute(Chain.direct(), call);
+    }
+
+    /**
+     * This policy seen through two declared checked exception types, for a call that throws both:
+     * {@code policy.throwing(IOException.class, InterruptedException.class).execute(() ->
+     * client.send(request, handler))} throws exactly {@code IOException} and
+     * {@code InterruptedException}, each unchanged. ({@link #execute(CheckedSupplier)} would declare
+     * their common supertype, {@code Exception}.) See {@link Throwing}.
+     *
+     * @param first the first checked exception type
+     * @param second the second checked exception type
+     * @param <E1> the first checked exception type
+     * @param <E2> the second checked exception type
+     * @return a view of this policy whose {@code execute} declares {@code E1} and {@code E2}
+     */
+    default <E1 extends Throwable, E2 extends Throwable> Throwing<E1, E2> throwing(Class<E1> first, Class<E2> second) {
+        Objects.requireNonNull(first, "first");
+        Objects.requireNonNull(second, "second");
+        return new Throwing<>(this);
     }
 
     /**

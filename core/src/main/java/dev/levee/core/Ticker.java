@@ -27,4 +27,28 @@ public interface Ticker {
     static Ticker system() {
         return SystemTicker.INSTANCE;
     }
+
+    /**
+     * The shared coarse ticker at the default 1 ms resolution: a volatile load per reading instead of a
+     * {@code System.nanoTime()}, at most about 1 ms behind it. An explicit choice, never a default; see
+     * {@link CoarseTicker} for the bound and where it fits (breakers, timeouts, limits of up to about
+     * 1,000 per second; not sub-millisecond latency measurement).
+     *
+     * @return the shared coarse ticker for 1 ms (the same instance while it is in use)
+     */
+    static CoarseTicker coarse() {
+        return CoarseTicker.shared(CoarseTicker.DEFAULT_RESOLUTION);
+    }
+
+    /**
+     * The shared coarse ticker for {@code resolution}. Its daemon updater thread starts with the first
+     * coarse ticker and stops once none is reachable.
+     *
+     * @param resolution how often the reading is updated; in [100 µs, 1 s]
+     * @return the shared coarse ticker for this resolution (the same instance while it is in use)
+     * @throws InvalidConfigException if the resolution is null or out of bounds
+     */
+    static CoarseTicker coarse(java.time.Duration resolution) {
+        return CoarseTicker.shared(resolution);
+    }
 }

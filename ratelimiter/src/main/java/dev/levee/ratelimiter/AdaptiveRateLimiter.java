@@ -3,14 +3,17 @@ package dev.levee.ratelimiter;
 import dev.levee.core.RejectedException;
 import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
+import dev.levee.core.TimeNeed;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.GcraLimiter;
 import dev.levee.ratelimiter.internal.LimiterContext;
+import dev.levee.ratelimiter.internal.RttRatioLaw;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A GCRA rate limiter whose rate follows the downstream's latency and errors, between a minimum and
@@ -29,7 +32,9 @@ import java.util.function.Consumer;
  *   floor := m if m &lt; floor, else floor + (m − floor)·0.05
  * </pre>
  * Additive increase, multiplicative decrease: the rate probes upward slowly while the downstream is
- * comfortable and backs off fast when it queues (latency) or breaks (errors).
+ * comfortable and backs off fast when it queues (latency) or breaks (errors). That is the default law,
+ * {@link AdaptiveLaw#LATENCY_AIMD}; {@link AdaptiveLaw#RTT_RATIO} selects seed 002's rule instead
+ * (applied on every sample; its formula and the seed's quirks are on {@link AdaptiveLaw}).
  *
  * <p><b>Cost.</b> A decision is a GCRA decision plus one time comparison; a completion adds to two
  * (three on failure) striped counters. The adjustment itself runs on one thread per interval (the
@@ -57,6 +62,7 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     /** Written only by the thread that won the adjustment CAS. */
     private volatile double rate;
     private volatile double floorNanos = Double.NaN;
+    private final @Nullable RttRatioLaw rttLaw;
 
     private AdaptiveRateLimiter(String name, AdaptiveRateLimiterConfig config) {
         Validate.name(AdaptiveRateLimiterConfig.POLICY, name);
@@ -73,6 +79,8 @@ public final class AdaptiveRateLimiter implements RateLimiter {
         this.delegate = new GcraLimiter(new LimiterContext(name, config.ticker(), config.sleeper()), gcra);
         this.delegate.setInterval(interval);
         this.nextAdjust = config.ticker().read() + config.adjustIntervalNanos();
+        this.rttLaw = config.law() == AdaptiveLaw.RTT_RATIO
+                ? new RttRatioLaw(config.minRate(), config.maxRate(), config.initialRate(), this::applyRate) : null;
     }
 
     /**
@@ -120,6 +128,9 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     }
 
     private void maybeAdjust(long now) {
+        if (rttLaw != null) {
+            return; // the RTT law acts on samples
+        }
         long due = (long) NEXT_ADJUST.getVolatile(this);
         if (now - due < 0 || !NEXT_ADJUST.compareAndSet(this, due, now + config.adjustIntervalNanos())) {
             return;
@@ -191,9 +202,23 @@ public final class AdaptiveRateLimiter implements RateLimiter {
         delegate.acquireNanos(permits, maxWaitNanos);
     }
 
+    /**
+     * {@link TimeNeed#LATENCY}: the rate follows the calls' latencies.
+     *
+     * @return {@link TimeNeed#LATENCY}
+     */
+    @Override
+    public TimeNeed timeNeed() {
+        return TimeNeed.LATENCY;
+    }
+
     /** Records the latency of a successful call. */
     @Override
     public void onSuccess(long latencyNanos) {
+        if (rttLaw != null) {
+            sampleRtt(rttLaw, latencyNanos);
+            return;
+        }
         samples.increment();
         latencySum.add(Math.max(0L, latencyNanos));
     }
@@ -201,9 +226,23 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     /** Records the latency of a failed call and counts the failure. */
     @Override
     public void onFailure(long latencyNanos, Throwable error) {
+        if (rttLaw != null) {
+            sampleRtt(rttLaw, latencyNanos); // seed 002 records every round trip
+            return;
+        }
         samples.increment();
         latencySum.add(Math.max(0L, latencyNanos));
         failures.increment();
+    }
+
+    private void sampleRtt(RttRatioLaw law, long latencyNanos) {
+        law.sample(latencyNanos);
+    }
+
+    /** The RTT law's change, applied under its lock. */
+    private void applyRate(double next) {
+        rate = next;
+        delegate.setInterval(intervalOf(next));
     }
 
     @Override
@@ -251,6 +290,10 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     public void setRate(long limit, Duration period) {
         RateLimiterConfig.validateRate("AdaptiveRateLimiter '" + name() + "'", RateLimitAlgorithm.GCRA, limit, period);
         double perSecond = Math.min(config.maxRate(), Math.max(config.minRate(), limit * 1e9 / period.toNanos()));
+        if (rttLaw != null) {
+            rttLaw.setRate(perSecond);
+            return;
+        }
         rate = perSecond;
         delegate.setInterval(intervalOf(perSecond));
     }

@@ -28,6 +28,9 @@ import java.time.Duration;
  *   <tr><td>decreaseFactor</td><td>0.75</td><td>(0, 1)</td><td>multiplicative cut</td></tr>
  *   <tr><td>increaseStep</td><td>maxRate / 100</td><td>&gt; 0</td><td>additive raise per interval, in
  *       permits per second</td></tr>
+ *   <tr><td>law</td><td>{@link AdaptiveLaw#LATENCY_AIMD}</td><td>not null</td><td>how the rate moves;
+ *       {@link AdaptiveLaw#RTT_RATIO} is seed 002's rule (it uses minRate, maxRate, initialRate and burst
+ *       only)</td></tr>
  *   <tr><td>ticker, sleeper</td><td>system</td><td>not null</td><td>time sources</td></tr>
  * </table>
  * The shape (additive increase, multiplicative decrease, act only on enough samples) is TCP's
@@ -55,6 +58,8 @@ public final class AdaptiveRateLimiterConfig {
     public static final double DEFAULT_ERROR_RATE_THRESHOLD = 0.05;
     /** Default multiplicative cut: 0.75. */
     public static final double DEFAULT_DECREASE_FACTOR = 0.75;
+    /** Default law: interval AIMD on latency and failures (why: {@link AdaptiveLaw}). */
+    public static final AdaptiveLaw DEFAULT_LAW = AdaptiveLaw.LATENCY_AIMD;
 
     private final double minRate;
     private final double maxRate;
@@ -67,6 +72,7 @@ public final class AdaptiveRateLimiterConfig {
     private final double errorRateThreshold;
     private final double decreaseFactor;
     private final double increaseStep;
+    private final AdaptiveLaw law;
     private final Ticker ticker;
     private final Sleeper sleeper;
 
@@ -82,6 +88,7 @@ public final class AdaptiveRateLimiterConfig {
         this.errorRateThreshold = b.errorRateThreshold;
         this.decreaseFactor = b.decreaseFactor;
         this.increaseStep = increaseStep;
+        this.law = b.law;
         this.ticker = b.ticker;
         this.sleeper = b.sleeper;
     }
@@ -113,7 +120,7 @@ public final class AdaptiveRateLimiterConfig {
         return new Builder().minRate(minRate).maxRate(maxRate).initialRate(initialRate).burst(burst)
                 .adjustInterval(Duration.ofNanos(adjustIntervalNanos)).minSamples(minSamples)
                 .latencyTolerance(latencyTolerance).nearFloor(nearFloor).errorRateThreshold(errorRateThreshold)
-                .decreaseFactor(decreaseFactor).increaseStep(increaseStep).ticker(ticker).sleeper(sleeper);
+                .decreaseFactor(decreaseFactor).increaseStep(increaseStep).law(law).ticker(ticker).sleeper(sleeper);
     }
 
     /** @return the minimum rate, permits per second */
@@ -171,6 +178,11 @@ public final class AdaptiveRateLimiterConfig {
         return increaseStep;
     }
 
+    /** @return the law that moves the rate */
+    public AdaptiveLaw law() {
+        return law;
+    }
+
     /** @return the ticker */
     public Ticker ticker() {
         return ticker;
@@ -194,6 +206,7 @@ public final class AdaptiveRateLimiterConfig {
         private double errorRateThreshold = DEFAULT_ERROR_RATE_THRESHOLD;
         private double decreaseFactor = DEFAULT_DECREASE_FACTOR;
         private double increaseStep = Double.NaN;
+        private AdaptiveLaw law = DEFAULT_LAW;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
 
@@ -332,6 +345,15 @@ public final class AdaptiveRateLimiterConfig {
         }
 
         /**
+         * @param law how the rate moves, not null
+         * @return this builder
+         */
+        public Builder law(AdaptiveLaw law) {
+            this.law = law;
+            return this;
+        }
+
+        /**
 
          * @param ticker not null
 
@@ -389,6 +411,7 @@ public final class AdaptiveRateLimiterConfig {
                     decreaseFactor);
             double step = Double.isNaN(increaseStep) ? maxRate / 100 : increaseStep;
             Validate.positive(policy, "increaseStep", step);
+            Validate.notNull(policy, "law", law);
             Validate.notNull(policy, "ticker", ticker);
             Validate.notNull(policy, "sleeper", sleeper);
             return new AdaptiveRateLimiterConfig(this, initial, step);

@@ -26,6 +26,16 @@ public enum RateLimitAlgorithm {
      * {@code estimate = curr + prev·(1 − elapsed/P)}. One {@code long} of state. Exact for traffic
      * spread evenly; in the adversarial worst case up to {@code 2L} permits in an interval of length
      * {@code P}.
+     *
+     * <p>With {@code buckets(k)}, {@code k ≥ 2} (seed 004 §17.3.1), the window is cut into {@code k}
+     * buckets of width {@code w = floor(P/k)} and the oldest partly covered bucket is the weighted one:
+     * <pre>
+     *   estimate = Σ count(b − j), j in [0, k−1]  +  floor(count(b − k)·(w − e − 1)/w)
+     *   |estimate − true count of (now − k·w, now]| ≤ count(b − k)     (one bucket's permits)
+     *   any interval of length (k − 1)·w holds at most L permits        (whatever the arrivals)
+     * </pre>
+     * State: one {@code long} for the current bucket plus a ring of {@code k + 1} tagged counts; a
+     * decision reads {@code k + 1} buckets and makes one CAS.
      */
     SLIDING_WINDOW_COUNTER,
     /**

@@ -4,6 +4,7 @@ import dev.levee.core.Gate;
 import dev.levee.core.PolicyRegistry;
 import dev.levee.core.RateLimitedException;
 import dev.levee.core.Subscription;
+import dev.levee.core.TimeNeed;
 import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -114,6 +115,12 @@ public interface RateLimiter extends Gate {
      */
     default boolean tryAcquire(int permits) {
         return tryAcquire(permits, ticker().read());
+    }
+
+    /** Takes one permit if available now, reading the ticker (a limiter always needs "now"). */
+    @Override
+    default boolean tryAcquire() {
+        return tryAcquire(1, ticker().read());
     }
 
     /** Takes one permit if available now. */
@@ -257,6 +264,18 @@ public interface RateLimiter extends Gate {
      * @return closing it unregisters the listener
      */
     Subscription onEvent(Consumer<? super RateLimiterEvent> listener);
+
+    /**
+     * {@link TimeNeed#START}: a permit is decided at "now"; completions learn nothing, so no end reading
+     * is taken for a limiter ({@link AdaptiveRateLimiter}, which learns from latencies, needs
+     * {@link TimeNeed#LATENCY}).
+     *
+     * @return {@link TimeNeed#START}
+     */
+    @Override
+    default TimeNeed timeNeed() {
+        return TimeNeed.START;
+    }
 
     /** A rate limiter learns nothing from a success. */
     @Override

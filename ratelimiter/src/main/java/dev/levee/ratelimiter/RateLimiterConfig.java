@@ -38,6 +38,10 @@ import org.jspecify.annotations.Nullable;
  *       the policy may wait for a permit</td></tr>
  *   <tr><td>warmUp</td><td>0 (off)</td><td>&ge; 0; GCRA and leaky bucket only</td><td>a new limiter
  *       ramps from {@code limit / coldFactor} to {@code limit} over this time</td></tr>
+ *   <tr><td>buckets</td><td>1</td><td>[1, {@value #MAX_BUCKETS}], window / buckets &ge; 1 µs;
+ *       SLIDING_WINDOW_COUNTER only</td><td>sub-window buckets per window: 1 is the classic two-window
+ *       counter; k &gt; 1 bounds the estimate's error by one bucket's permits (formula and bound on
+ *       {@link RateLimitAlgorithm#SLIDING_WINDOW_COUNTER})</td></tr>
  *   <tr><td>coldFactor</td><td>3.0</td><td>[1, 100]</td><td>how much slower a cold limiter
  *       starts</td></tr>
  *   <tr><td>ticker, sleeper</td><td>system</td><td>not null</td><td>time sources</td></tr>
@@ -63,6 +67,10 @@ public final class RateLimiterConfig {
 
     /** Default algorithm: GCRA (seed 000: "GCRA … handles rate limiting with sub-millisecond precision"). */
     public static final RateLimitAlgorithm DEFAULT_ALGORITHM = RateLimitAlgorithm.GCRA;
+    /** Default sub-window buckets per window of the sliding-window counter: 1 (the classic counter). */
+    public static final int DEFAULT_BUCKETS = 1;
+    /** The most sub-window buckets per window. */
+    public static final int MAX_BUCKETS = 1_000;
     /** Default limit: 100 permits per period. */
     public static final long DEFAULT_LIMIT = 100;
     /** Default period: 1 s. */
@@ -86,6 +94,7 @@ public final class RateLimiterConfig {
     private final long maxWaitNanos;
     private final long warmUpNanos;
     private final double coldFactor;
+    private final int buckets;
     private final Ticker ticker;
     private final Sleeper sleeper;
     private final Scheduler scheduler;
@@ -100,6 +109,7 @@ public final class RateLimiterConfig {
         this.maxWaitNanos = maxWaitNanos;
         this.warmUpNanos = b.warmUp.toNanos();
         this.coldFactor = b.coldFactor;
+        this.buckets = b.buckets;
         this.ticker = b.ticker;
         this.sleeper = b.sleeper;
         this.scheduler = b.scheduler;
@@ -137,6 +147,7 @@ public final class RateLimiterConfig {
                 .maxWait(Duration.ofNanos(maxWaitNanos))
                 .warmUp(Duration.ofNanos(warmUpNanos))
                 .coldFactor(coldFactor)
+                .buckets(buckets)
                 .ticker(ticker)
                 .sleeper(sleeper)
                 .scheduler(scheduler)
@@ -146,6 +157,11 @@ public final class RateLimiterConfig {
             b.initialTokens = initialTokens; // set by the user: keep it (a full bucket follows the burst)
         }
         return b;
+    }
+
+    /** @return sub-window buckets per window (sliding-window counter; 1 otherwise) */
+    public int buckets() {
+        return buckets;
     }
 
     /** @return the algorithm */
@@ -268,6 +284,7 @@ public final class RateLimiterConfig {
         private @Nullable Duration maxWait;
         private Duration warmUp = DEFAULT_WARM_UP;
         private double coldFactor = DEFAULT_COLD_FACTOR;
+        private int buckets = DEFAULT_BUCKETS;
         private Ticker ticker = Ticker.system();
         private Sleeper sleeper = Sleeper.system();
         private Scheduler scheduler = Scheduler.system();
@@ -369,6 +386,18 @@ public final class RateLimiterConfig {
         }
 
         /**
+         * Sub-window buckets per window of the sliding-window counter (default 1). More buckets bound the
+         * estimate's error by fewer permits, at one more read per bucket per decision.
+         *
+         * @param buckets in [1, {@value #MAX_BUCKETS}], with window / buckets at least 1 µs
+         * @return this builder
+         */
+        public Builder buckets(int buckets) {
+            this.buckets = buckets;
+            return this;
+        }
+
+        /**
          * How much slower a cold limiter starts (default 3.0, as in Guava's warming-up limiter).
          *
          * @param coldFactor in [1, 100]
@@ -461,6 +490,13 @@ public final class RateLimiterConfig {
                 Validate.check(warmUp.compareTo(Duration.ofDays(366)) <= 0, policy, "warmUp", "<= P366D", warmUp);
             }
             Validate.inRange(policy, "coldFactor", coldFactor, 1.0, 100.0);
+            Validate.inRange(policy, "buckets", buckets, 1, MAX_BUCKETS);
+            if (buckets != 1) {
+                Validate.check(algorithm == RateLimitAlgorithm.SLIDING_WINDOW_COUNTER, policy, "buckets",
+                        "1 for " + algorithm + " (sub-window buckets are for SLIDING_WINDOW_COUNTER)", buckets);
+                Validate.check(period.toNanos() / buckets >= 1_000, policy, "buckets",
+                        "<= period / 1 µs (" + period.toNanos() / 1_000 + ")", buckets);
+            }
             Validate.notNull(policy, "ticker", ticker);
             Validate.notNull(policy, "sleeper", sleeper);
             return new RateLimiterConfig(this, b, tokens, Deadline.saturatedNanos(wait));

@@ -2,6 +2,7 @@ package dev.levee.retry;
 
 import dev.levee.core.internal.LatencyQuantile;
 import dev.levee.core.Chain;
+import dev.levee.core.CheckedFunction;
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Outcome;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -39,6 +41,13 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Cancellation.</b> Losers are cancelled: asynchronous attempts through
  * {@code toCompletableFuture().cancel(true)}, synchronous ones by interrupting their thread. Cancelling
  * the stage returned by {@link #executeAsync} cancels every attempt and stops further hedges.
+ *
+ * <p><b>Across replicas.</b> {@link #execute(ReplicaSet, CheckedFunction)} and
+ * {@link #executeAsync(ReplicaSet, Function)} give each attempt its own replica from a
+ * {@link ReplicaSet}: every hedge goes to a replica this call has not tried while an eligible one
+ * remains (Tail at Scale's "send the hedge to another replica"), so a hedge does not land on the node
+ * that is slow. Each attempt's replica is published ({@link HedgeEvent.ReplicaPicked}) and its outcome
+ * recorded in the set (a loser's time counts as a lower bound of its replica's latency).
  *
  * <p><b>Synchronous form.</b> {@link #execute} runs every attempt, the first included, on the config's
  * executor (with the caller's current {@link dev.levee.core.Deadline}) and waits for the winner. If the
@@ -188,9 +197,57 @@ public final class Hedge implements Policy {
         return HedgeExecution.async(this, next, call).result();
     }
 
+    /**
+     * Runs the call with each attempt against its own replica: the first as the set's rule chooses,
+     * each hedge on a replica this call has not tried while an eligible one remains.
+     *
+     * <pre>{@code
+     * String body = hedge.execute(replicas, replica -> client.get(replica, "/items/42"));
+     * }</pre>
+     *
+     * @param replicas the replicas
+     * @param call the call, given an attempt's replica
+     * @param <R> the replica type
+     * @param <T> the result type
+     * @param <E> what the call may throw
+     * @return the first acceptable answer
+     * @throws E the last failure when every attempt failed, unchanged
+     */
+    public <R, T, E extends Throwable> T execute(ReplicaSet<R> replicas, CheckedFunction<? super R, ? extends T, E> call)
+            throws E {
+        return execute(attemptsAcross(replicas).<T, E>sync(call));
+    }
+
+    /**
+     * The asynchronous form of {@link #execute(ReplicaSet, CheckedFunction)}.
+     *
+     * @param replicas the replicas
+     * @param call starts the call against an attempt's replica
+     * @param <R> the replica type
+     * @param <T> the result type
+     * @return the first acceptable answer's stage
+     */
+    public <R, T> CompletionStage<T> executeAsync(ReplicaSet<R> replicas,
+                                                  Function<? super R, ? extends CompletionStage<T>> call) {
+        return executeAsync(attemptsAcross(replicas).async(call));
+    }
+
+    private <R> ReplicaAttempts<R> attemptsAcross(ReplicaSet<R> replicas) {
+        java.util.Objects.requireNonNull(replicas, "replicas");
+        return new ReplicaAttempts<>(replicas, (failure, result) -> failure != null
+                ? config.classifier().classify(failure) == Outcome.FAILURE
+                : !acceptable(result), this::replicaPicked);
+    }
+
+    private void replicaPicked(int attempt, int index, Object replica) {
+        if (!listeners.isEmpty()) {
+            listeners.publish(new HedgeEvent.ReplicaPicked(name, config.ticker().read(), attempt, index, replica));
+        }
+    }
+
     // ---- used by HedgeExecution ----
 
-    boolean acceptable(Object result) {
+    boolean acceptable(@Nullable Object result) {
         return !config.classifier().classifiesResults() || config.classifier().classifyResult(result) == Outcome.SUCCESS;
     }
 

@@ -3,8 +3,9 @@ package dev.levee.retry;
 import dev.levee.core.PolicyEvent;
 
 /**
- * What a {@link Hedge} did, as sealed past-tense records: {@link Hedged} (a further attempt started)
- * and {@link Rejected} (the budget refused a hedge). Built only when a listener is subscribed
+ * What a {@link Hedge} did, as sealed past-tense records: {@link Hedged} (a further attempt started),
+ * {@link Rejected} (the budget refused a hedge) and, for calls across a {@link ReplicaSet},
+ * {@link ReplicaPicked} (where an attempt went). Built only when a listener is subscribed
  * ({@link Hedge#onEvent}), on the thread that made the decision.
  */
 public sealed interface HedgeEvent extends PolicyEvent {
@@ -29,4 +30,17 @@ public sealed interface HedgeEvent extends PolicyEvent {
      * @param budgetName the refusing budget
      */
     record Rejected(String policyName, long tickerNanos, int attempt, String budgetName) implements HedgeEvent {}
+
+    /**
+     * An attempt of a call across a {@link ReplicaSet} was sent to {@code replica}
+     * ({@link Hedge#execute(ReplicaSet, dev.levee.core.CheckedFunction)}).
+     *
+     * @param policyName the policy
+     * @param tickerNanos when
+     * @param attempt the attempt, 1 for the first
+     * @param index the replica's index in the set
+     * @param replica the replica
+     */
+    record ReplicaPicked(String policyName, long tickerNanos, int attempt, int index, Object replica)
+            implements HedgeEvent {}
 }

@@ -1,6 +1,7 @@
 package dev.levee.retry;
 
 import dev.levee.core.Chain;
+import dev.levee.core.CheckedFunction;
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.Classifier;
 import dev.levee.core.Deadline;
@@ -19,6 +20,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -58,6 +60,13 @@ import org.jspecify.annotations.Nullable;
  *       {@link dev.levee.core.Sleeper}, or the {@link dev.levee.core.Scheduler} for
  *       {@link #executeAsync}) and attempted.</li>
  * </ol>
+ *
+ * <p><b>Across replicas.</b> {@link #execute(ReplicaSet, CheckedFunction)} and
+ * {@link #executeAsync(ReplicaSet, Function)} give each attempt its own replica from a
+ * {@link ReplicaSet}, preferring one this call has not tried yet (Envoy's "previous hosts" rule), so a
+ * retry does not go back to the replica that just failed while another is eligible. Each attempt's
+ * replica is published ({@link RetryEvent.ReplicaPicked}) and its outcome recorded in the set, which
+ * ejects replicas that keep failing.
  *
  * <p><b>Guarantees.</b>
  * <ul>
@@ -264,6 +273,53 @@ public final class Retry implements Policy {
             if (budget != null) {
                 budget.exitNested(depth);
             }
+        }
+    }
+
+    /**
+     * Runs the call with each attempt against its own replica, preferring one this call has not tried.
+     *
+     * <pre>{@code
+     * Receipt receipt = retry.execute(replicas, replica -> payments.charge(replica, key, amount));
+     * }</pre>
+     *
+     * @param replicas the replicas
+     * @param call the call, given an attempt's replica
+     * @param <R> the replica type
+     * @param <T> the result type
+     * @param <E> what the call may throw
+     * @return the call's value
+     * @throws E the last failure, unchanged, when the retry gives up
+     */
+    public <R, T, E extends Throwable> T execute(ReplicaSet<R> replicas, CheckedFunction<? super R, ? extends T, E> call)
+            throws E {
+        return execute(attemptsAcross(replicas).<T, E>sync(call));
+    }
+
+    /**
+     * The asynchronous form of {@link #execute(ReplicaSet, CheckedFunction)}.
+     *
+     * @param replicas the replicas
+     * @param call starts the call against an attempt's replica
+     * @param <R> the replica type
+     * @param <T> the result type
+     * @return the call's stage
+     */
+    public <R, T> CompletionStage<T> executeAsync(ReplicaSet<R> replicas,
+                                                  Function<? super R, ? extends CompletionStage<T>> call) {
+        return executeAsync(attemptsAcross(replicas).async(call));
+    }
+
+    private <R> ReplicaAttempts<R> attemptsAcross(ReplicaSet<R> replicas) {
+        Objects.requireNonNull(replicas, "replicas");
+        return new ReplicaAttempts<>(replicas, (failure, result) -> failure != null
+                ? classifier.classify(failure) == Outcome.FAILURE
+                : isFailedResult(result), this::replicaPicked);
+    }
+
+    private void replicaPicked(int attempt, int index, Object replica) {
+        if (!listeners.isEmpty()) {
+            listeners.publish(new RetryEvent.ReplicaPicked(name, ticker.read(), attempt, index, replica));
         }
     }
 

@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Retry} did, as sealed past-tense records: {@link Retried}, {@link Succeeded},
- * {@link GaveUp}, {@link Rejected} (the budget refused a retry). Built only when a listener is
+ * {@link GaveUp}, {@link Rejected} (the budget refused a retry) and, for calls across a
+ * {@link ReplicaSet}, {@link ReplicaPicked} (where an attempt went). Built only when a listener is
  * subscribed ({@link Retry#onEvent}), on the thread that made the decision. A {@link Hedge} publishes
  * {@link HedgeEvent}s.
  */
@@ -57,4 +58,17 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param budgetName the refusing budget
      */
     record Rejected(String policyName, long tickerNanos, int attempt, String budgetName) implements RetryEvent {}
+
+    /**
+     * An attempt of a call across a {@link ReplicaSet} was sent to {@code replica}
+     * ({@link Retry#execute(ReplicaSet, dev.levee.core.CheckedFunction)}).
+     *
+     * @param policyName the policy
+     * @param tickerNanos when
+     * @param attempt the attempt, 1 for the first
+     * @param index the replica's index in the set
+     * @param replica the replica
+     */
+    record ReplicaPicked(String policyName, long tickerNanos, int attempt, int index, Object replica)
+            implements RetryEvent {}
 }

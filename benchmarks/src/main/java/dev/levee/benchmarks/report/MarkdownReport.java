@@ -88,7 +88,12 @@ final class MarkdownReport {
 
     private void targets(StringBuilder md) {
         md.append("### Per-issue targets\n\n")
-                .append("Checked on the point estimates of this run (the ± columns below show how far to trust them). ")
+                .append("A target is *met* only when the whole confidence interval of the ratio clears it (JMH's 99.9% ")
+                .append("intervals of both scores, combined conservatively; shown in brackets), *not met* when the whole ")
+                .append("interval misses it, and *not shown (within noise)* when the interval straddles it. Every Levee row ")
+                .append("checked runs on the user's path (`execute`, or the permit protocol with the gate reading its own ")
+                .append("clock); rows ending in `Extra` (a reading supplied by hand, a fast path only some traffic takes) ")
+                .append("are shown for context and never checked. ")
                 .append("*Not measured* means the benchmark or method a target needs is absent from the run, with the reason.\n\n")
                 .append("| Issue | Target | Threads | Levee method | Compared with | Ratio | Verdict | Note |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
@@ -98,7 +103,7 @@ final class MarkdownReport {
                     .append(" | ").append(c.threads() == 0 ? "all" : String.valueOf(c.threads()))
                     .append(" | ").append(code(c.subject()))
                     .append(" | ").append(c.comparedWith().isEmpty() ? "–" : c.comparedWith())
-                    .append(" | ").append(Format.ratio(c.ratio()))
+                    .append(" | ").append(Format.ratio(c.ratio(), c.low(), c.high()))
                     .append(" | ").append(c.verdict().text())
                     .append(" | ").append(c.note())
                     .append(" |\n");
@@ -119,7 +124,7 @@ final class MarkdownReport {
             }
             md.append("| ").append(m.threads())
                     .append(" | ").append(levee ? "**" + m.method() + "**" : m.method())
-                    .append(" | ").append(m.library().display())
+                    .append(" | ").append(m.library().display()).append(m.extra() ? " (extra)" : "")
                     .append(" | ").append(time)
                     .append(" | ").append(Format.error(m.error()))
                     .append(" | ").append(Format.bytes(m.bytesPerOp()))

@@ -67,8 +67,12 @@ final class ResultsReader {
         Map<String, Object> first = raw.get(0);
         TreeSet<Integer> threads = new TreeSet<>();
         TreeSet<String> profilers = new TreeSet<>();
+        // benchmarks/run takes more measurements at 2+ threads: say which count had which.
+        Map<String, TreeSet<Integer>> measurements = new java.util.LinkedHashMap<>();
         for (Map<String, Object> r : raw) {
             threads.add((int) Json.number(r.get("threads")));
+            measurements.computeIfAbsent((int) Json.number(r.get("measurementIterations")) + " × "
+                    + r.get("measurementTime"), k -> new TreeSet<>()).add((int) Json.number(r.get("threads")));
             Object secondary = r.get("secondaryMetrics");
             if (secondary instanceof Map && ((Map<?, ?>) secondary).containsKey("gc.alloc.rate.norm")) {
                 profilers.add("gc");
@@ -85,7 +89,11 @@ final class ResultsReader {
                 jvmArgs,
                 (int) Json.number(first.get("forks")),
                 (int) Json.number(first.get("warmupIterations")) + " × " + first.get("warmupTime"),
-                (int) Json.number(first.get("measurementIterations")) + " × " + first.get("measurementTime"),
+                measurements.size() == 1 ? measurements.keySet().iterator().next()
+                        : measurements.entrySet().stream()
+                                .map(e -> e.getKey() + " at " + e.getValue().stream().map(String::valueOf)
+                                        .collect(Collectors.joining(", ")) + " thread(s)")
+                                .collect(Collectors.joining("; ")),
                 threads,
                 profilers.isEmpty() ? "none" : String.join(", ", profilers));
     }

@@ -13,9 +13,17 @@ import java.util.regex.Pattern;
  *
  * <p>The divisor is one of: a named peer's fastest method whose name contains {@code peerKeyword}
  * (e.g. resilience4j's count-window breaker), the fastest peer, or the floor
- * ({@code FloorBenchmark.nanoTimeAndCas}) at the same thread count. The check is
- * {@code ratio <= bound}, or {@code ratio < bound} for a strict target ("faster than"). Peer methods
- * that measure the same operation as the Levee method are preferred (see {@link ResultTable}).
+ * ({@code FloorBenchmark.nanoTimeAndCas}) at the same thread count. Peer methods that measure the
+ * same operation as the Levee method are preferred (see {@link ResultTable}). Labelled extras
+ * ({@link Measurement#extra()}) are never checked and never divide.
+ *
+ * <p><b>Verdicts respect noise.</b> Each score comes with JMH's 99.9% confidence half-width; the
+ * ratio's interval is taken conservatively as
+ * {@code [(a − ea) / (b + eb), (a + ea) / (b − eb)]} for Levee {@code a ± ea} over divisor
+ * {@code b ± eb}. A target ({@code ratio <= bound}, or {@code < bound} when strict) is <em>met</em> only
+ * when the whole interval satisfies it, <em>not met</em> when the whole interval fails it, and
+ * <em>within noise</em> (not shown, so not met) when the interval straddles the bound or a score has no
+ * interval (too few iterations).
  *
  * <p>Targets are matched by the module's naming convention, never by exact method names, so a
  * benchmark that is renamed or not written yet makes the target <em>not measured</em> with the
@@ -24,7 +32,8 @@ import java.util.regex.Pattern;
  * @param issue the issue that set the target
  * @param goal the target in words
  * @param classes which benchmark classes (simple names) it applies to
- * @param leveeKeyword the Levee methods it applies to (case-insensitive substring); empty for all
+ * @param leveeKeyword the Levee methods it applies to (case-insensitive substring, or {@code |}-separated
+ *     alternatives); empty for all
  * @param against what the Levee method is divided by
  * @param peer the peer, when {@code against} is {@link Against#PEER}
  * @param peerKeyword which of the peer's methods (case-insensitive substring); empty for all
@@ -64,6 +73,7 @@ record Target(
         List<TargetCheck> checks = new ArrayList<>();
         List<Measurement> candidates = table.where(m -> classes.matcher(m.className()).matches()
                 && m.library() == Library.LEVEE
+                && !m.extra()
                 && contains(m.method(), leveeKeyword));
         if (candidates.isEmpty()) {
             String what = leveeKeyword.isEmpty() ? "no levee* method" : "no levee* method containing '" + leveeKeyword + "'";
@@ -84,12 +94,34 @@ record Target(
             }
             Measurement d = divisor.get();
             double ratio = m.score() / d.score();
-            boolean met = strict ? ratio < bound : ratio <= bound;
+            double low = (m.score() - m.error()) / (d.score() + d.error());
+            double high = d.score() - d.error() > 0
+                    ? (m.score() + m.error()) / (d.score() - d.error()) : Double.POSITIVE_INFINITY;
             String with = (d.library() == Library.FLOOR ? "floor " : "") + d.method()
-                    + String.format(Locale.ROOT, " (%s ns)", Format.nanos(d.score()));
-            checks.add(new TargetCheck(issue, goal, threads, subject, with, ratio, met ? Verdict.MET : Verdict.NOT_MET, ""));
+                    + String.format(Locale.ROOT, " (%s ns %s)", Format.nanos(d.score()), Format.error(d.error()));
+            Verdict verdict;
+            String note = "";
+            if (Double.isNaN(low) || Double.isNaN(high)) {
+                low = Double.NaN;
+                high = Double.NaN;
+                verdict = within(ratio) ? Verdict.WITHIN_NOISE : Verdict.NOT_MET;
+                note = "no confidence interval (too few iterations)";
+            } else if (within(high)) {
+                verdict = Verdict.MET;
+            } else if (!within(low)) {
+                verdict = Verdict.NOT_MET;
+            } else {
+                verdict = Verdict.WITHIN_NOISE;
+                note = "the interval straddles " + Format.ratio(bound);
+            }
+            checks.add(new TargetCheck(issue, goal, threads, subject, with, ratio, low, high, verdict, note));
         }
         return checks;
+    }
+
+    /** Whether a ratio satisfies the bound. */
+    private boolean within(double ratio) {
+        return strict ? ratio < bound : ratio <= bound;
     }
 
     private Optional<Measurement> divisor(ResultTable table, Measurement m) {
@@ -97,9 +129,10 @@ record Target(
             case FLOOR:
                 return table.floor(m.threads());
             case FASTEST_PEER:
-                return table.fastestPeer(m);
+                return table.fastestComparable(m, p -> p.library().isPeer() && !p.extra());
             default:
-                return table.fastestComparable(m, p -> p.library() == peer && contains(p.method(), peerKeyword));
+                return table.fastestComparable(m, p -> p.library() == peer && !p.extra()
+                        && contains(p.method(), peerKeyword));
         }
     }
 
@@ -116,10 +149,21 @@ record Target(
     }
 
     private TargetCheck missing(String subject, String why) {
-        return new TargetCheck(issue, goal, threads, subject, "", Double.NaN, Verdict.NOT_MEASURED, why);
+        return new TargetCheck(issue, goal, threads, subject, "", Double.NaN, Double.NaN, Double.NaN,
+                Verdict.NOT_MEASURED, why);
     }
 
+    /** Whether {@code method} contains the keyword, or one of its {@code |}-separated alternatives. */
     private static boolean contains(String method, String keyword) {
-        return keyword.isEmpty() || method.toLowerCase(Locale.ROOT).contains(keyword.toLowerCase(Locale.ROOT));
+        if (keyword.isEmpty()) {
+            return true;
+        }
+        String m = method.toLowerCase(Locale.ROOT);
+        for (String k : keyword.split("\\|")) {
+            if (m.contains(k.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

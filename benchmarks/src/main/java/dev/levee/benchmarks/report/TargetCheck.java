@@ -10,7 +10,9 @@ package dev.levee.benchmarks.report;
  *     the class pattern when nothing matched
  * @param comparedWith the divisor, e.g. {@code resilience4jCountWindow (41.2 ns)}
  * @param ratio the measured ratio; NaN when not measured
- * @param verdict met, not met, or not measured
+ * @param low the low end of the ratio's confidence interval; NaN when unknown
+ * @param high the high end of the ratio's confidence interval; NaN when unknown
+ * @param verdict met, not met, within noise, or not measured
  * @param note why a target is not measured, or which methods allocate; empty otherwise
  */
 record TargetCheck(
@@ -20,5 +22,7 @@ record TargetCheck(
         String subject,
         String comparedWith,
         double ratio,
+        double low,
+        double high,
         Verdict verdict,
         String note) {}

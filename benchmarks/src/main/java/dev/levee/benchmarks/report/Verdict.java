@@ -2,10 +2,15 @@ package dev.levee.benchmarks.report;
 
 /** The outcome of checking one target against one run. */
 enum Verdict {
-    /** The measured ratio is within the bound. */
+    /** The whole confidence interval of the ratio is within the bound. */
     MET("met"),
-    /** The measured ratio is outside the bound. */
+    /** The whole confidence interval of the ratio is outside the bound. */
     NOT_MET("**not met**"),
+    /**
+     * Not shown: the ratio's confidence interval straddles the bound (or there is no interval, with too
+     * few iterations), so the run cannot tell. Counts as not met.
+     */
+    WITHIN_NOISE("**not shown** (within noise)"),
     /** The benchmark or a method the target needs is absent from the run. */
     NOT_MEASURED("not measured");
 

@@ -99,7 +99,90 @@ class ReportGeneratorTest {
                 .filter(c -> c.goal().contains("0 B/op") && c.subject().equals("RetryBenchmark"))
                 .findFirst().orElseThrow();
         assertThat(retryAlloc.verdict()).isEqualTo(Verdict.NOT_MET);
-        assertThat(retryAlloc.note()).contains("leveeRetry @1t: 16 B/op");
+        assertThat(retryAlloc.note()).contains("leveeRetry @1t: 16.00 B/op");
+    }
+
+    @Test
+    void aTargetIsMetOnlyWhenTheRatiosConfidenceIntervalClearsIt(@TempDir Path dir) throws IOException {
+        write(dir, "t1.json",
+                // 12 ± 1 over 40 ± 1: [0.27, 0.33], clear of 0.6.
+                result("CircuitBreakerClosedBenchmark.leveeCountBased", 1, 12.0, "1", 0.0),
+                result("CircuitBreakerClosedBenchmark.resilience4jCountBased", 1, 40.0, "1", 0.0),
+                // 22 ± 4 over 40 ± 2: point 0.55 ≤ 0.6, but the interval [0.43, 0.68] straddles it.
+                result("CircuitBreakerMixedOutcomesBenchmark.leveeCountBased", 1, 22.0, "4", 0.0),
+                result("CircuitBreakerMixedOutcomesBenchmark.resilience4jCountBased", 1, 40.0, "2", 0.0),
+                // 30 ± 1 over 40 ± 1: [0.71, 0.79], wholly above 0.6.
+                result("CircuitBreakerOpenBenchmark.leveeCountBased", 1, 30.0, "1", 0.0),
+                result("CircuitBreakerOpenBenchmark.resilience4jCountBased", 1, 40.0, "1", 0.0),
+                // No interval (one iteration): a point estimate within the bound is not enough.
+                result("BulkheadBenchmark.leveeTryAcquireRelease", 1, 5.0, "\"NaN\"", 0.0),
+                result("BulkheadBenchmark.resilience4jTryAcquireRelease", 1, 10.0, "1", 0.0));
+        List<TargetCheck> checks = Targets.check(table(dir));
+        String goal = "count window ≤ 0.6×";
+        TargetCheck clear = checks.stream().filter(c -> c.goal().startsWith(goal)
+                && c.subject().equals("CircuitBreakerClosedBenchmark.leveeCountBased")).findFirst().orElseThrow();
+        assertThat(clear.verdict()).isEqualTo(Verdict.MET);
+        assertThat(clear.low()).isCloseTo(11.0 / 41.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(clear.high()).isCloseTo(13.0 / 39.0, org.assertj.core.data.Offset.offset(1e-9));
+        TargetCheck noisy = checks.stream().filter(c -> c.goal().startsWith(goal)
+                && c.subject().equals("CircuitBreakerMixedOutcomesBenchmark.leveeCountBased")).findFirst().orElseThrow();
+        assertThat(noisy.ratio()).isLessThan(0.6);
+        assertThat(noisy.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(noisy.note()).contains("straddles 0.60×");
+        assertThat(checks.stream().filter(c -> c.goal().startsWith(goal)
+                && c.subject().equals("CircuitBreakerOpenBenchmark.leveeCountBased")).findFirst().orElseThrow()
+                .verdict()).isEqualTo(Verdict.NOT_MET);
+        TargetCheck noInterval = check(checks, "semaphore permit protocol ≤ 1.0× resilience4j");
+        assertThat(noInterval.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(noInterval.note()).contains("no confidence interval");
+        assertThat(Format.ratio(clear.ratio(), clear.low(), clear.high())).isEqualTo("0.30× [0.27–0.33]");
+    }
+
+    @Test
+    void extrasAreShownButNeverCheckedNorUsedAsDivisors(@TempDir Path dir) throws IOException {
+        write(dir, "t1.json",
+                result("BulkheadBenchmark.leveeTryAcquireReleaseGivenReadingExtra", 1, 1.0, "0.1", 0.0),
+                result("BulkheadBenchmark.leveeTryAcquireRelease", 1, 9.0, "0.1", 0.0),
+                result("BulkheadBenchmark.resilience4jTryAcquireReleaseExtra", 1, 1.0, "0.1", 0.0),
+                result("BulkheadBenchmark.resilience4jTryAcquireRelease", 1, 10.0, "0.1", 0.05));
+        ResultTable table = table(dir);
+        List<TargetCheck> checks = Targets.check(table).stream()
+                .filter(c -> c.goal().equals("semaphore permit protocol ≤ 1.0× resilience4j")).toList();
+        assertThat(checks).singleElement().satisfies(c -> {
+            assertThat(c.subject()).isEqualTo("BulkheadBenchmark.leveeTryAcquireRelease");
+            assertThat(c.comparedWith()).startsWith("resilience4jTryAcquireRelease ");
+            assertThat(c.verdict()).isEqualTo(Verdict.MET);
+        });
+        String md = new MarkdownReport(table, null, new RunContext("full", "benchmarks/run", "d", "c")).render();
+        assertThat(md).contains("| 1 | **leveeTryAcquireReleaseGivenReadingExtra** | Levee (extra) |")
+                .contains("| 1 | resilience4jTryAcquireRelease | resilience4j | 10.0 | ± 0.1 | 0.05 |");
+    }
+
+    @Test
+    void theCallerThreadTimeoutIsCheckedAgainstFailsafeAndItsByteBound(@TempDir Path dir) throws IOException {
+        write(dir, "t1.json",
+                result("CallerThreadTimeoutBenchmark.leveeInterrupt", 1, 40.0, "1", 96.0),
+                result("CallerThreadTimeoutBenchmark.failsafeTimeout", 1, 400.0, "10", 500.0),
+                result("RetryBudgetBenchmark.leveeRetrySharedBudget", 1, 20.0, "1", 0.0),
+                result("RetryBudgetBenchmark.resilience4jRetry", 1, 18.0, "1", 48.0));
+        List<TargetCheck> checks = Targets.check(table(dir));
+        assertThat(check(checks, "caller-thread timeout ≤ 0.5×").verdict()).isEqualTo(Verdict.MET);
+        TargetCheck bytes = check(checks, "caller-thread timeout ≤ 100 B/op");
+        assertThat(bytes.verdict()).isEqualTo(Verdict.MET);
+        assertThat(bytes.note()).isEqualTo("96.00 B/op");
+        // 20 ± 1 over 18 ± 1: [1.00, 1.24], within 1.5.
+        assertThat(check(checks, "with a shared budget ≤ 1.5×").verdict()).isEqualTo(Verdict.MET);
+    }
+
+    @Test
+    void bytesPerOperationAlwaysHaveTwoDecimals() {
+        assertThat(Format.bytes(0.0001)).isEqualTo("0.00");
+        assertThat(Format.bytes(0.05)).isEqualTo("0.05"); // one 16-byte object every 320 calls
+        assertThat(Format.bytes(24.0)).isEqualTo("24.00");
+        assertThat(Format.bytes(Double.NaN)).isEqualTo("n/a");
+        assertThat(Format.bytes(0.012)).isEqualTo("0.01"); // one 16-byte object every 1,300 calls
+        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.012).allocatesNothing()).isFalse();
+        assertThat(new Measurement("X", "leveeA", 1, 1.0, 0.1, "ns/op", 0.002).allocatesNothing()).isTrue();
     }
 
     @Test
@@ -126,8 +209,8 @@ class ReportGeneratorTest {
         assertThat(md).contains("smoke figures, not the published table")
                 .contains("| JDK | 17.0.15 (OpenJDK 64-Bit Server VM 17.0.15+6) |")
                 .contains("forks 1; warm-up 1 × 1 s; measurement 2 × 1 s; threads 1; profilers: gc")
-                .contains("| 1 | **leveeTwoNoOpGates** | Levee | 40.0 | ± 0.5 | 0 | – | 2.00× |")
-                .contains("| 1 | baselineDirectCall | reference | 0.5 | ± 0.1 | 0 |  | 0.03× |");
+                .contains("| 1 | **leveeTwoNoOpGates** | Levee | 40.0 | ± 0.5 | 0.00 | – | 2.00× |")
+                .contains("| 1 | baselineDirectCall | reference | 0.5 | ± 0.1 | 0.00 |  | 0.03× |");
     }
 
     @Test

@@ -10,7 +10,8 @@ package dev.levee.core.internal;
  *   <li>{@value #TAG_NAME} — the policy's name;</li>
  *   <li>{@value #TAG_OUTCOME} — {@code success}, {@code failure}, {@code ignored}, {@code rejected};</li>
  *   <li>{@value #TAG_STATE} — a state, e.g. a breaker's {@code closed};</li>
- *   <li>{@value #TAG_KIND} — a sub-kind, e.g. {@code successful_without_retry} or a rejection kind.</li>
+ *   <li>{@value #TAG_KIND} — a sub-kind, e.g. {@code successful_without_retry} or a rejection kind;</li>
+ *   <li>{@value #TAG_REPLICA} — the replica of a replica set.</li>
  * </ul>
  * Each pattern module has a Micrometer binder class using these constants; {@code micrometer-core}
  * is an optional dependency loaded only when a binder is used. The full table is in
@@ -32,6 +33,11 @@ public final class MetricNames {
      * {@code queue_full}, {@code cpu_high}).
      */
     public static final String TAG_REASON = "reason";
+    /**
+     * Tag key: which replica of a replica set served an attempt (the replica's {@code toString()}); its
+     * cardinality is the set's size.
+     */
+    public static final String TAG_REPLICA = "replica";
     /**
      * The measured thing of every pattern's rejection counter: {@code levee.<pattern>.rejected}, tagged
      * {@value #TAG_NAME} and {@value #TAG_KIND} (the {@link dev.levee.core.RejectedException#kind()} of the refusal).

@@ -144,18 +144,21 @@ public final class CoreExamples {
         return pipeline.execute(() -> "42 items");
     }
 
-    /** The permit protocol without lambdas, as a framework integration would use it. */
+    /**
+     * The permit protocol without lambdas, as a framework integration would use it. {@code readStart} and
+     * {@code latencySince} read the clock only if the gate needs it ({@code gate.timeNeed()}).
+     */
     static String permitProtocol(Gate gate) {
-        long start = gate.ticker().read();
+        long start = gate.readStart();
         if (!gate.tryAcquire(start)) {
             throw gate.rejection(start);
         }
         try {
             String response = "response";
-            gate.onSuccess(gate.ticker().read() - start);
+            gate.onSuccess(gate.latencySince(start));
             return response;
         } catch (RuntimeException e) {
-            gate.onFailure(gate.ticker().read() - start, e);
+            gate.onFailure(gate.latencySince(start), e);
             throw e;
         }
     }

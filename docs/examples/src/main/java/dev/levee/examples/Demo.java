@@ -34,6 +34,8 @@ public final class Demo {
         RateLimiterDemo.run(out);
         section(out, "Bulkheads");
         BulkheadDemo.run(out);
+        section(out, "Calls across replicas: P2C with Peak-EWMA, ejection, panic");
+        ReplicasDemo.run(out);
         section(out, "Health checks, the health endpoint and a watchdog");
         HealthDemo.run(out);
         section(out, "Timeouts and deadline propagation");

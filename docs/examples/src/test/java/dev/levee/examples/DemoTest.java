@@ -27,6 +27,8 @@ class DemoTest {
         assertThat(output).contains("tenant a twice is one gate: true");
         assertThat(output).contains("1000 requests made 1300 downstream calls", "status 404: 1 attempt(s)");
         assertThat(output).contains("=== Load shedding");
+        assertThat(output).contains("=== Calls across replicas", "ejected b for 30 s (consecutive_failures)",
+                "2 of 5 unhealthy: panic false", "3 of 5 unhealthy: panic true");
         assertThat(output).contains("limit 100 -50ms-> 101 -250ms-> 75 -150ms-> 75 -250ms-> 56");
         assertThat(output).contains("checkout arrives (first request refused: true), and as search completes: checkout 7, search 3");
         assertThat(output).containsPattern("without a limit: [0-9]+ answered in time, [0-9]+ answered too late");
@@ -34,6 +36,8 @@ class DemoTest {
         assertThat(output).contains("Gradient limit:  9999 answered in time, 0 answered too late");
         // load shedding, part II (deterministic: manual time)
         assertThat(output).contains("=== Load shedding");
+        assertThat(output).contains("=== Calls across replicas", "ejected b for 30 s (consecutive_failures)",
+                "2 of 5 unhealthy: panic false", "3 of 5 unhealthy: panic true");
         assertThat(output).contains("served in order: r0 r39 r38 r37");
         assertThat(output).contains("dropped by CoDel: r1 r2 r3 (3)");
         assertThat(output).contains("load 0.91 -> minimum weight  75, levels . . . . . . . 8 9 10");

@@ -39,7 +39,8 @@ public final class Limiters {
             case FIXED_WINDOW:
                 return new FixedWindowLimiter(ctx, config);
             case SLIDING_WINDOW_COUNTER:
-                return new SlidingWindowCounterLimiter(ctx, config);
+                return config.buckets() == 1 ? new SlidingWindowCounterLimiter(ctx, config)
+                        : new SubWindowCounterLimiter(ctx, config);
             case SLIDING_LOG:
                 return new SlidingLogLimiter(ctx, config);
             default:
