@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * either build a policy or throw {@link InvalidConfigException} naming the policy and the field; never
  * another exception.
  *
- * <p>Our own small generator rather than jqwik (decision 32 in {@code docs/architecture.md}): the values
+ * <p>Our own small generator rather than jqwik (decision 35 in {@code docs/architecture.md}): the values
  * that matter are a short list of edges per type, reflection finds the builders, and a plain seeded
  * loop needs no new test engine. Every failure prints the seed, the builder and the calls that led to it.
  */

@@ -19,6 +19,6 @@
  * <p>Single-threaded by design: everything happens on the thread that advances the simulation, so a
  * run is a pure function of its seed and its script. This package depends only on {@code levee-core}
  * (no JUnit), so it can move into a published artifact unchanged (see {@code docs/architecture.md},
- * decision 32).
+ * decision 35).
  */
 package dev.levee.testing.sim;
