@@ -13,6 +13,7 @@ import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Policy;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Exceptions;
+import dev.levee.core.internal.Nanos;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -121,8 +122,9 @@ public final class ThreadPoolBulkhead implements Policy, AutoCloseable {
                     : config.queueCapacity() == 0
                             ? new SynchronousQueue<>()
                             : new ArrayBlockingQueue<>(config.queueCapacity());
+            // keepAlive capped: the config accepts any positive duration, and toNanos() overflows past 292 years.
             this.pool = new ThreadPoolExecutor(config.coreThreads(), config.maxThreads(),
-                    config.keepAlive().toNanos(), TimeUnit.NANOSECONDS, queue, daemonThreads(prefix),
+                    Nanos.ofCapped(config.keepAlive()), TimeUnit.NANOSECONDS, queue, daemonThreads(prefix),
                     new ThreadPoolExecutor.AbortPolicy());
             // Idle core threads end after keepAlive too: a bulkhead that is idle (or never closed) holds
             // no thread; the next call starts one again.

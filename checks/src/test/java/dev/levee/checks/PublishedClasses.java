@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 final class PublishedClasses {
     /** The published modules, by the last segment of their root package {@code dev.levee.<module>}. */
     static final List<String> MODULES = List.of(
-            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade", "http", "config", "micrometer");
+            "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade", "http", "config", "micrometer",
+            "chaos");
 
     /**
      * Integration modules: they sit on top of the pattern modules (configuration from properties builds

@@ -191,7 +191,7 @@ public final class WatchdogConfig {
          * @return this builder
          */
         public Builder signal(WatchdogSignal signal) {
-            signals.add(signal);
+            signals.add(Validate.notNull(POLICY, "signal", signal));
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.levee.retry;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.RandomSource;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.Nanos;
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
 
@@ -98,18 +99,19 @@ public final class ReplicaSetConfig {
     private ReplicaSetConfig(Builder b) {
         this.selectionRule = b.selectionRule;
         this.decayTimeNanos = b.decayTime.toNanos();
-        this.initialLatencyNanos = b.initialLatency.toNanos();
+        // Durations beyond about 73 years are clamped (Nanos.ARITHMETIC_CAP) so later arithmetic cannot overflow.
+        this.initialLatencyNanos = Nanos.ofCapped(b.initialLatency);
         this.consecutiveFailures = b.consecutiveFailures;
-        this.baseEjectionTimeNanos = b.baseEjectionTime.toNanos();
-        this.maxEjectionTimeNanos = b.maxEjectionTime.toNanos();
+        this.baseEjectionTimeNanos = Nanos.ofCapped(b.baseEjectionTime);
+        this.maxEjectionTimeNanos = Nanos.ofCapped(b.maxEjectionTime);
         this.maxEjectedShare = b.maxEjectedShare;
         this.panicThreshold = b.panicThreshold;
         this.failureRateEjection = b.failureRateEjection;
-        this.failureRateIntervalNanos = b.failureRateInterval.toNanos();
+        this.failureRateIntervalNanos = Nanos.ofCapped(b.failureRateInterval);
         this.failureRateMinimumCalls = b.failureRateMinimumCalls;
         this.failureRateMinimumReplicas = b.failureRateMinimumReplicas;
         this.failureRateStdevFactor = b.failureRateStdevFactor;
-        this.healthCheckIntervalNanos = b.healthCheckInterval.toNanos();
+        this.healthCheckIntervalNanos = Nanos.ofCapped(b.healthCheckInterval);
         this.ticker = b.ticker;
         this.random = b.random;
     }

@@ -2,113 +2,105 @@ package dev.levee.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.levee.core.ManualScheduler;
-import dev.levee.core.ManualTicker;
-import dev.levee.core.RandomSource;
-import java.io.IOException;
+import dev.levee.testing.sim.Recorder;
+import dev.levee.testing.sim.SimulatedDependency;
+import dev.levee.testing.sim.Simulation;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * A deterministic simulation of a retry storm (manual time, seeded randomness).
+ * A deterministic simulation of a retry storm, on the shared harness ({@code dev.levee.testing.sim}:
+ * virtual time, seeded streams, a recorder).
  *
  * <p>A downstream serves {@code capacity} calls per second; above that its success probability falls
- * as its load rises, {@code p = max(0, 1 - 2 · (load - capacity) / capacity)}, the way a thrashing
- * server's goodput collapses. Clients send 800 requests per second (80% of capacity) through an
- * asynchronous retry of 3 attempts. A short trigger — capacity drops to 400/s for 2 s — makes every
- * attempt fail. Without a budget each request then makes 3 attempts, 2,400/s, which keeps the
- * downstream at {@code p = 0} long after the trigger is gone: the metastable state. With the default
- * budget, retries are held to about 20% of requests plus 10/s, the load stays under capacity once the
- * trigger ends, and the system recovers.
+ * as its load rises, {@code p = max(0, 1 - 2 · (load - capacity) / capacity)} (the harness's overload
+ * model, load measured over 10 ms windows), the way a thrashing server's goodput collapses. Clients send
+ * 800 requests per second (80% of capacity) through an asynchronous retry of 3 attempts. A short
+ * trigger — capacity drops to 400/s for 2 s — makes every attempt fail. Without a budget each request
+ * then makes 3 attempts, 2,400/s, which keeps the downstream at {@code p = 0} long after the trigger is
+ * gone: the metastable state. With the default budget, retries are held to about 20% of requests plus
+ * 10/s, the load stays under capacity once the trigger ends, and the system recovers.
  */
 class MetastableFailureSimulationTest {
-    private static final long STEP_NANOS = 10_000_000L; // 10 ms
+    private static final Duration STEP = Duration.ofMillis(10);
+    private static final long STEP_NANOS = STEP.toNanos();
     private static final int REQUESTS_PER_STEP = 8; // 800/s
     private static final int SECONDS = 20;
+    private static final int STEPS = SECONDS * 100;
+    private static final String DOWNSTREAM = "downstream";
+    private static final String REQUEST = "request";
 
-    /** What one run observed, per 10 ms step. */
-    private record Run(double[] loadPerSecond, double[] capacity, int[] succeeded, int[] finished) {}
-
-    private Run simulate(boolean budgeted) {
-        ManualTicker ticker = new ManualTicker();
-        ManualScheduler scheduler = new ManualScheduler(ticker);
-        RandomSource random = RandomSource.seeded(2024);
+    private static Simulation simulate(boolean budgeted, long seed) {
+        Simulation sim = Simulation.seeded(seed);
+        SimulatedDependency downstream = SimulatedDependency.builder(sim, DOWNSTREAM)
+                .latency(Duration.ZERO, 0)
+                .capacityPerSecond(1_000)
+                .capacityDuring(Duration.ofSeconds(2), Duration.ofSeconds(4), 400) // the trigger
+                .loadWindow(STEP)
+                .build();
         RetryConfig.Builder config = RetryConfig.builder()
-                .ticker(ticker).sleeper(ticker).scheduler(scheduler).random(random).executor(Runnable::run)
+                .ticker(sim.ticker()).sleeper(sim.ticker()).scheduler(sim.scheduler()).random(sim.random("retry-jitter"))
+                .executor(Runnable::run)
                 .retryAll()
                 .maxAttempts(3)
                 .backoff(Backoff.exponential(Duration.ofMillis(10), 2, Duration.ofMillis(100)))
                 .jitter(Jitter.full());
-        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build() : config.withoutBudget().build());
-
-        int steps = SECONDS * 100;
-        double[] load = new double[steps];
-        double[] capacity = new double[steps];
-        int[] succeeded = new int[steps];
-        int[] finished = new int[steps];
-        int[] attemptsThisStep = new int[1];
-        double[] successProbability = {1.0};
-        int[] step = new int[1];
-
-        for (int s = 0; s < steps; s++) {
-            step[0] = s;
-            double seconds = s / 100.0;
-            capacity[s] = seconds >= 2 && seconds < 4 ? 400 : 1000;
-            attemptsThisStep[0] = 0;
+        Retry retry = Retry.of(budgeted ? "with-budget" : "no-budget", budgeted ? config.defaultBudget().build()
+                : config.withoutBudget().build());
+        Recorder recorder = sim.recorder();
+        sim.runFor(Duration.ofSeconds(SECONDS), STEP, step -> {
             for (int r = 0; r < REQUESTS_PER_STEP; r++) {
-                retry.executeAsync(() -> {
-                    attemptsThisStep[0]++;
-                    return random.nextDouble() < successProbability[0]
-                            ? CompletableFuture.completedFuture("ok")
-                            : CompletableFuture.<String>failedFuture(new IOException("overloaded"));
-                }).whenComplete((value, failure) -> {
-                    finished[step[0]]++;
-                    if (failure == null) {
-                        succeeded[step[0]]++;
-                    }
-                });
+                retry.executeAsync(downstream::callAsync)
+                        .whenComplete((value, failure) -> recorder.record(REQUEST, failure == null ? "ok" : "failed", 0));
             }
-            scheduler.advance(STEP_NANOS); // retries due within this step run here
-            load[s] = attemptsThisStep[0] * 100.0;
-            // The next step's success probability follows this step's load.
-            double excess = (load[s] - capacity[s]) / capacity[s];
-            successProbability[0] = excess <= 0 ? 1.0 : Math.max(0.0, 1.0 - 2.0 * excess);
-        }
-        return new Run(load, capacity, succeeded, finished);
+        });
+        return sim;
     }
 
-    private static double meanLoad(Run run, double fromSecond, double toSecond) {
+    private static Simulation simulate(boolean budgeted) {
+        return simulate(budgeted, 2024);
+    }
+
+    /** Attempts per second reaching the downstream, per 10 ms step. */
+    private static double[] load(Simulation sim) {
+        long[] attempts = sim.recorder().perWindow(DOWNSTREAM, null, STEP_NANOS, STEPS);
+        double[] perSecond = new double[STEPS];
+        for (int s = 0; s < STEPS; s++) {
+            perSecond[s] = attempts[s] * 100.0;
+        }
+        return perSecond;
+    }
+
+    private static double meanLoad(Simulation sim, double fromSecond, double toSecond) {
+        double[] load = load(sim);
         double sum = 0;
         int n = 0;
         for (int s = (int) (fromSecond * 100); s < (int) (toSecond * 100); s++) {
-            sum += run.loadPerSecond()[s];
+            sum += load[s];
             n++;
         }
         return sum / n;
     }
 
-    private static double successRatio(Run run, double fromSecond, double toSecond) {
-        long ok = 0;
-        long all = 0;
-        for (int s = (int) (fromSecond * 100); s < (int) (toSecond * 100); s++) {
-            ok += run.succeeded()[s];
-            all += run.finished()[s];
-        }
-        return (double) ok / all;
-    }
-
-    private static double maxLoad(Run run, double fromSecond, double toSecond) {
+    private static double maxLoad(Simulation sim, double fromSecond, double toSecond) {
+        double[] load = load(sim);
         double max = 0;
         for (int s = (int) (fromSecond * 100); s < (int) (toSecond * 100); s++) {
-            max = Math.max(max, run.loadPerSecond()[s]);
+            max = Math.max(max, load[s]);
         }
         return max;
     }
 
+    /** Requests that finished in the interval, and the share of them that succeeded. */
+    private static double successRatio(Simulation sim, double fromSecond, double toSecond) {
+        long from = (long) (fromSecond * 1e9);
+        long to = (long) (toSecond * 1e9);
+        return (double) sim.recorder().count(REQUEST, "ok", from, to) / sim.recorder().count(REQUEST, null, from, to);
+    }
+
     @Test
     void withoutABudgetAShortOverloadBecomesAPermanentOne() {
-        Run run = simulate(false);
+        Simulation run = simulate(false);
         assertThat(meanLoad(run, 0.5, 2)).as("healthy before the trigger").isEqualTo(800.0);
         assertThat(successRatio(run, 0.5, 2)).isEqualTo(1.0);
         // The trigger ended at 4 s; 16 s later the clients still send 3 attempts per request and nothing succeeds.
@@ -118,7 +110,7 @@ class MetastableFailureSimulationTest {
 
     @Test
     void withTheDefaultBudgetTheLoadReturnsUnderCapacityWithinHalfASecond() {
-        Run run = simulate(true);
+        Simulation run = simulate(true);
         assertThat(meanLoad(run, 0.5, 2)).isEqualTo(800.0);
         // During the trigger the budget's stock (20% of 10 s of requests, plus 100) is spent in a burst, then
         // retries are held to the deposit rate: the mean load stays far below the 2,400/s of the storm.
@@ -126,5 +118,12 @@ class MetastableFailureSimulationTest {
         // From 0.5 s after the trigger ends, every 10 ms step is under capacity and every request succeeds.
         assertThat(maxLoad(run, 4.5, 20)).isLessThanOrEqualTo(1_000.0);
         assertThat(successRatio(run, 4.5, 20)).isEqualTo(1.0);
+    }
+
+    @Test
+    void theSameSeedReplaysTheStormExactly() {
+        String digest = simulate(false).recorder().digest();
+        assertThat(simulate(false).recorder().digest()).isEqualTo(digest);
+        assertThat(simulate(false, 2025).recorder().digest()).isNotEqualTo(digest);
     }
 }

@@ -7,7 +7,6 @@ import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
@@ -267,7 +266,7 @@ public final class TimeoutConfig {
          * @return this builder
          */
         public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
+            this.executor = Validate.notNull(POLICY, "executor", executor);
             return this;
         }
 
@@ -329,7 +328,7 @@ public final class TimeoutConfig {
          * @return this builder
          */
         public Builder propagators(List<? extends ContextPropagator<?>> propagators) {
-            this.propagators = List.copyOf(Objects.requireNonNull(propagators, "propagators"));
+            this.propagators = List.copyOf(Validate.notNull(POLICY, "propagators", propagators));
             return this;
         }
 

@@ -49,8 +49,8 @@ class TimeoutConfigTest {
                 .hasMessage(P + "ticker must be set (not null) but was null");
         assertThatThrownBy(() -> TimeoutConfig.builder().scheduler(null).build())
                 .hasMessage(P + "scheduler must be set (not null) but was null");
-        assertThatThrownBy(() -> TimeoutConfig.builder().executor(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> TimeoutConfig.builder().propagators(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> TimeoutConfig.builder().executor(null)).isInstanceOf(InvalidConfigException.class).hasMessageContaining("executor");
+        assertThatThrownBy(() -> TimeoutConfig.builder().propagators(null)).isInstanceOf(InvalidConfigException.class).hasMessageContaining("propagators");
         TimeoutConfig.builder().timeout(Duration.ofNanos(1)).minimumRemaining(Duration.ofNanos(1)).build();
     }
 

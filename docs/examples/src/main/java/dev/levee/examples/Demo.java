@@ -46,6 +46,8 @@ public final class Demo {
         SheddingDemo.run(out);
         section(out, "Graceful degradation: fallback chains, coalescing, feature toggles");
         DegradeDemo.run(out);
+        section(out, "Chaos: fault injection into a pipeline");
+        ChaosDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

@@ -42,6 +42,7 @@ class DemoTest {
         assertThat(output).contains("dropped by CoDel: r1 r2 r3 (3)");
         assertThat(output).contains("load 0.91 -> minimum weight  75, levels . . . . . . . 8 9 10");
         assertThat(output).contains("cpu 0.91: cpu_high:0.91");
+        assertThat(output).contains("=== Chaos").containsPattern("injected [0-9]+ faults into 10000 calls; [0-9]+ succeeded .*: hypothesis holds");
         assertThat(output).contains("HTTP 503 {Retry-After=5, X-Shed-Reason=queue_full}");
         assertThat(output).contains("priority 5: low_priority_shed, priority 7: admitted");
         assertThat(output).contains("'5'                    -> ignored, remaining 30000 ms, admitted");

@@ -1,0 +1,31 @@
+package dev.levee.jcstress;
+
+import dev.levee.ratelimiter.RateLimitAlgorithm;
+import dev.levee.ratelimiter.RateLimiter;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/** TOKEN_BUCKET, limit 2 per period, fresh: two actors try twice each at the same instant. */
+@JCStressTest
+@Description("TOKEN_BUCKET: never more grants than the limit at one instant, and no permit lost to a race")
+@Outcome(id = {"0, 2", "1, 1", "2, 0"}, expect = Expect.ACCEPTABLE, desc = "exactly the limit granted")
+@Outcome(expect = Expect.FORBIDDEN, desc = "over-admitted or lost a permit")
+@State
+public class TokenBucketNeverOverAdmits {
+    private final RateLimiter limiter = Limiters.of(RateLimitAlgorithm.TOKEN_BUCKET, 2);
+
+    @Actor
+    public void actor1(II_Result r) {
+        r.r1 = Limiters.twoTries(limiter, 0L);
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        r.r2 = Limiters.twoTries(limiter, 0L);
+    }
+}
