@@ -1,5 +1,6 @@
 package dev.levee.micrometer;
 
+import dev.levee.testing.PublishedTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

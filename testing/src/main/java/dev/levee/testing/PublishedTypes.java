@@ -1,4 +1,4 @@
-package dev.levee.micrometer;
+package dev.levee.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,11 +12,21 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-/** The public top-level classes of Levee's main jars on the test classpath whose simple name ends in a suffix. */
-final class PublishedTypes {
+/**
+ * The public top-level API classes of Levee's main jars on the test classpath (not {@code internal}
+ * packages, not the examples), for tests that check every config or binder of the published modules is
+ * covered: the configuration binder's key table and the metrics entry point's binder table.
+ */
+public final class PublishedTypes {
     private PublishedTypes() {}
 
-    static List<Class<?>> endingIn(String suffix) {
+    /**
+     * The public API classes on the classpath whose simple name ends in {@code suffix}.
+     *
+     * @param suffix e.g. {@code "Config"} or {@code "MetricsBinder"}
+     * @return the classes, loaded
+     */
+    public static List<Class<?>> endingIn(String suffix) {
         List<String> names = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             Path path = Path.of(entry);
