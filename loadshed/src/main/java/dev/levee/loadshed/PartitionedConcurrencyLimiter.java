@@ -246,7 +246,7 @@ public final class PartitionedConcurrencyLimiter {
 
         @Override
         public RejectedException rejection(long nowNanos) {
-            return new ShedException(PartitionedConcurrencyLimiter.this.name, ConcurrencyLimiter.REASON,
+            return new ShedException(name(), ConcurrencyLimiter.REASON,
                     "PartitionedConcurrencyLimiter '" + PartitionedConcurrencyLimiter.this.name + "': partition '" + name
                             + "' refused: " + inflight + " in flight, " + guaranteed(total.limit())
                             + " guaranteed, limit " + total.limit(), 0L, null);
