@@ -1,10 +1,9 @@
 package dev.levee.examples;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,8 +22,8 @@ public final class FakeTracing {
     /** A span: started by {@link Tracer#start(String)}, ended once. */
     public static final class Span {
         private final String name;
-        private final Map<String, Object> attributes = Collections.synchronizedMap(new LinkedHashMap<>());
-        private final List<SpanEvent> events = Collections.synchronizedList(new ArrayList<>());
+        private final Map<String, Object> attributes = new ConcurrentHashMap<>();
+        private final List<SpanEvent> events = new CopyOnWriteArrayList<>();
         private volatile boolean error;
         private volatile boolean ended;
 
@@ -82,9 +81,7 @@ public final class FakeTracing {
          * @return a copy
          */
         public Map<String, Object> attributes() {
-            synchronized (attributes) {
-                return Map.copyOf(attributes);
-            }
+            return Map.copyOf(attributes);
         }
 
         /**
@@ -93,9 +90,7 @@ public final class FakeTracing {
          * @return a copy
          */
         public List<SpanEvent> events() {
-            synchronized (events) {
-                return List.copyOf(events);
-            }
+            return List.copyOf(events);
         }
 
         /**
@@ -120,7 +115,7 @@ public final class FakeTracing {
     /** Starts spans and keeps the current one per thread; records every span it started. */
     public static final class Tracer {
         private final ThreadLocal<@Nullable Span> current = new ThreadLocal<>();
-        private final List<Span> started = Collections.synchronizedList(new ArrayList<>());
+        private final List<Span> started = new CopyOnWriteArrayList<>();
 
         /**
          * Starts a span and makes it current on this thread until {@link #close(Span, Span)}.
@@ -165,9 +160,7 @@ public final class FakeTracing {
          * @return a copy
          */
         public List<Span> spans() {
-            synchronized (started) {
-                return List.copyOf(started);
-            }
+            return List.copyOf(started);
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.levee.retry.Retry;
 import dev.levee.retry.RetryConfig;
 import dev.levee.retry.SelectionRule;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.levee.core.Ticker;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -180,17 +181,18 @@ public final class ReplicasExamples {
     public static String withinATenantsShard(ReplicaSet<URI> replicas, ShuffleSharding sharding, String tenant,
                                              HttpClient client) throws IOException {
         int[] shard = sharding.shard(tenant);
-        long start = System.nanoTime(); // users' code; Levee's own code reads its injected Ticker
+        Ticker ticker = replicas.config().ticker(); // the set's own clock, so tests can run it on manual time
+        long start = ticker.read();
         int replica = replicas.pick(shard);
         try {
             String body = get(client, replicas.replica(replica));
-            replicas.onSuccess(replica, System.nanoTime() - start);
+            replicas.onSuccess(replica, ticker.read() - start);
             return body;
         } catch (InterruptedIOException interrupted) {
-            replicas.onCancelled(replica, System.nanoTime() - start);
+            replicas.onCancelled(replica, ticker.read() - start);
             throw interrupted;
         } catch (IOException failure) {
-            replicas.onFailure(replica, System.nanoTime() - start, failure);
+            replicas.onFailure(replica, ticker.read() - start, failure);
             throw failure;
         }
     }
