@@ -12,8 +12,9 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * One algorithm's Lua script: its source (a resource beside this class) and its SHA-1, the name
- * {@code EVALSHA} calls it by. Loaded once per JVM.
+ * One Lua script: its source (a resource beside this class) and its SHA-1, the name {@code EVALSHA}
+ * calls it by. The rate limiter's scripts (one per algorithm, {@link #of}) and the idempotency store's
+ * ({@link #idempotencyClaim()} and its peers) are loaded once per JVM.
  */
 public final class RedisScript {
     private static final Map<RateLimitAlgorithm, RedisScript> SCRIPTS = new EnumMap<>(RateLimitAlgorithm.class);
@@ -24,6 +25,10 @@ public final class RedisScript {
         SCRIPTS.put(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER, load("swc", "sliding_window.lua"));
         SCRIPTS.put(RateLimitAlgorithm.FIXED_WINDOW, load("fw", "fixed_window.lua"));
     }
+
+    private static final RedisScript IDEMPOTENCY_CLAIM = load("claim", "idempotency_claim.lua");
+    private static final RedisScript IDEMPOTENCY_COMPLETE = load("complete", "idempotency_complete.lua");
+    private static final RedisScript IDEMPOTENCY_RELEASE = load("release", "idempotency_release.lua");
 
     private final String keySuffix;
     private final String source;
@@ -58,6 +63,33 @@ public final class RedisScript {
             throw new IllegalArgumentException("no Redis script for " + algorithm);
         }
         return script;
+    }
+
+    /**
+     * The idempotency store's claim: takes a free key or answers the record found.
+     *
+     * @return the script
+     */
+    public static RedisScript idempotencyClaim() {
+        return IDEMPOTENCY_CLAIM;
+    }
+
+    /**
+     * The idempotency store's complete: stores the response if the owner still holds the claim.
+     *
+     * @return the script
+     */
+    public static RedisScript idempotencyComplete() {
+        return IDEMPOTENCY_COMPLETE;
+    }
+
+    /**
+     * The idempotency store's release: deletes the claim if the owner still holds it.
+     *
+     * @return the script
+     */
+    public static RedisScript idempotencyRelease() {
+        return IDEMPOTENCY_RELEASE;
     }
 
     /**

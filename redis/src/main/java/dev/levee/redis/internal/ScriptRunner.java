@@ -14,16 +14,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Runs the limiter's scripts on the user's connection: {@code EVALSHA} first; on {@code NOSCRIPT}
+ * Runs Levee's Lua scripts on the user's connection (the rate limiter's and the idempotency store's): {@code EVALSHA} first; on {@code NOSCRIPT}
  * (after a {@code SCRIPT FLUSH}, a restart or a failover to a replica that never saw the script)
  * {@code EVAL} with the source, which also puts the script back in the server's cache, so the next
  * call's {@code EVALSHA} succeeds again. Every call is bounded by the call timeout, the fallback
  * included: the timeout is one budget for both round trips.
  *
- * <p>A script answers five integers: granted (0/1), balance, retryAfter (µs, −1 = never), resetAfter
- * (µs), wait (µs); see the scripts beside this class.
+ * <p>{@link #run} returns a script's raw answer (what the idempotency store reads). {@link #call} and
+ * {@link #callAsync} read a rate limiter script's answer: five integers, granted (0/1), balance,
+ * retryAfter (µs, −1 = never), resetAfter (µs), wait (µs); see the scripts beside this class.
+ *
+ * @param <K> the connection's key type
+ * @param <V> the connection's value type
  */
-public final class ScriptRunner {
+public final class ScriptRunner<K, V> {
     /** The number of integers a script answers. */
     public static final int RESULT_SIZE = 5;
     /** Index of the grant flag (1 = granted) in a result. */
@@ -40,7 +44,7 @@ public final class ScriptRunner {
     /** Real time for the timeout budget (the limiter's ticker may be a test's manual one). */
     private static final Ticker CLOCK = Ticker.system();
 
-    private final RedisScriptingAsyncCommands<String, String> commands;
+    private final RedisScriptingAsyncCommands<K, V> commands;
     private final long timeoutNanos;
     private final LongAdder reloads = new LongAdder();
 
@@ -48,7 +52,7 @@ public final class ScriptRunner {
      * @param commands the user's connection's commands
      * @param timeoutNanos the budget of one call, at least 1
      */
-    public ScriptRunner(RedisScriptingAsyncCommands<String, String> commands, long timeoutNanos) {
+    public ScriptRunner(RedisScriptingAsyncCommands<K, V> commands, long timeoutNanos) {
         this.commands = commands;
         this.timeoutNanos = timeoutNanos;
     }
@@ -63,19 +67,39 @@ public final class ScriptRunner {
     }
 
     /**
-     * Runs a script and waits for its answer, at most the call timeout.
+     * Runs a rate limiter script and waits for its answer, at most the call timeout.
      *
      * @param script the script
      * @param keys its keys
      * @param args its arguments
      * @return the five integers it answered
+     * @throws StoreException on a timeout, a connection failure, a server error or an unexpected answer
+     * @throws InterruptedException if interrupted while waiting (the command is cancelled)
+     */
+    public long[] call(RedisScript script, K[] keys, V[] args) throws StoreException, InterruptedException {
+        List<Object> answer = run(script, ScriptOutputType.MULTI, keys, args);
+        return parse(answer);
+    }
+
+    /**
+     * Runs a script and waits for its raw answer, at most the call timeout: {@code EVALSHA}, and on
+     * {@code NOSCRIPT} {@code EVAL} with the source within what is left of the same budget.
+     *
+     * @param <T> the answer's type, as {@code type} makes Lettuce decode it
+     * @param script the script
+     * @param type how Lettuce decodes the answer
+     * @param keys its keys
+     * @param args its arguments
+     * @return the answer
      * @throws StoreException on a timeout, a connection failure or a server error
      * @throws InterruptedException if interrupted while waiting (the command is cancelled)
      */
-    public long[] call(RedisScript script, String[] keys, String[] args) throws StoreException, InterruptedException {
+    public <T> T run(RedisScript script, ScriptOutputType type, K[] keys, V[] args)
+            throws StoreException, InterruptedException {
         long start = CLOCK.read();
         try {
-            return parse(await(commands.evalsha(script.sha(), ScriptOutputType.MULTI, keys, args), timeoutNanos));
+            RedisFuture<T> first = commands.evalsha(script.sha(), type, keys, args);
+            return await(first, timeoutNanos);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof RedisNoScriptException)) {
                 throw new StoreException(causeOf(e));
@@ -89,7 +113,8 @@ public final class ScriptRunner {
             throw new StoreException(new TimeoutException("no answer within the call timeout"));
         }
         try {
-            return parse(await(commands.eval(script.source(), ScriptOutputType.MULTI, keys, args), left));
+            RedisFuture<T> second = commands.eval(script.source(), type, keys, args);
+            return await(second, left);
         } catch (ExecutionException e) {
             throw new StoreException(causeOf(e));
         } catch (RuntimeException e) {
@@ -106,7 +131,7 @@ public final class ScriptRunner {
      * @param args its arguments
      * @return the five integers it answers
      */
-    public CompletableFuture<long[]> callAsync(RedisScript script, String[] keys, String[] args) {
+    public CompletableFuture<long[]> callAsync(RedisScript script, K[] keys, V[] args) {
         CompletableFuture<long[]> result = new CompletableFuture<>();
         try {
             RedisFuture<List<Object>> first = commands.evalsha(script.sha(), ScriptOutputType.MULTI, keys, args);

@@ -41,7 +41,7 @@ public final class KeyedRedisRateLimiter<K> {
     private KeyedRedisRateLimiter(String name, RedisRateLimiterConfig config, RedisScriptingAsyncCommands<String, String> commands,
             int maxEntries) {
         this.name = name;
-        this.store = new RedisStore(name, config, new ScriptRunner(commands, config.callTimeoutNanos()));
+        this.store = new RedisStore(name, config, new ScriptRunner<>(commands, config.callTimeoutNanos()));
         this.limiters = KeyedRegistry.builder(name)
                 .maxEntries(maxEntries)
                 .ticker(config.rate().ticker())

@@ -195,7 +195,7 @@ public final class RedisRateLimiter implements RateLimiter {
         Validate.notNull(RedisRateLimiterConfig.POLICY, "config", config);
         Validate.notNull(RedisRateLimiterConfig.POLICY, "commands", commands);
         return new RedisRateLimiter(checked, config,
-                new RedisStore(checked, config, new ScriptRunner(commands, config.callTimeoutNanos())), new EventListeners<>());
+                new RedisStore(checked, config, new ScriptRunner<>(commands, config.callTimeoutNanos())), new EventListeners<>());
     }
 
     /**

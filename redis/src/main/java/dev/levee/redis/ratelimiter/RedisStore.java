@@ -3,11 +3,11 @@ package dev.levee.redis.ratelimiter;
 import dev.levee.circuitbreaker.CircuitBreaker;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.EventListeners;
+import dev.levee.redis.internal.OutageSwitch;
 import dev.levee.redis.internal.RedisScript;
 import dev.levee.redis.internal.ScriptRunner;
 import dev.levee.redis.internal.StoreException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -20,24 +20,23 @@ import org.slf4j.LoggerFactory;
  * limiters of a {@link KeyedRedisRateLimiter} share one, so a dead Redis trips one breaker and logs one
  * WARN for all keys.
  *
- * <p><b>Switches, not calls.</b> {@code phase} is even while Redis decides and odd during an outage;
- * each switch adds one. A call remembers the phase it started in and may only switch from that phase,
- * so answers in flight when Redis died (or failures in flight when it came back) cannot flap it.
+ * <p><b>Switches, not calls</b> ({@link OutageSwitch}): a call may only switch from the phase it
+ * started in, so answers in flight when Redis died (or failures in flight when it came back) cannot
+ * flap it.
  */
 final class RedisStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisRateLimiter.class);
 
     private final String name;
     private final OutagePolicy policy;
-    private final ScriptRunner runner;
+    private final ScriptRunner<String, String> runner;
     private final CircuitBreaker breaker;
     private final EventListeners<RedisRateLimiterEvent> events = new EventListeners<>();
-    private final AtomicLong phase = new AtomicLong();
-    private volatile long outageStart;
+    private final OutageSwitch outage = new OutageSwitch();
     private final LongAdder calls = new LongAdder();
     private final LongAdder failures = new LongAdder();
 
-    RedisStore(String name, RedisRateLimiterConfig config, ScriptRunner runner) {
+    RedisStore(String name, RedisRateLimiterConfig config, ScriptRunner<String, String> runner) {
         this.name = name;
         this.policy = config.outagePolicy();
         this.runner = runner;
@@ -55,7 +54,7 @@ final class RedisStore {
      * @throws InterruptedException if interrupted while waiting (nothing is recorded)
      */
     long @Nullable [] ask(RedisScript script, String[] keys, String[] args, long now) throws InterruptedException {
-        long startPhase = phase.get();
+        long startPhase = outage.phase();
         if (!breaker.tryAcquire(now)) {
             outageBegan(startPhase, now, "the store's circuit breaker is open");
             return null;
@@ -87,7 +86,7 @@ final class RedisStore {
      */
     void askAsync(RedisScript script, String[] keys, String[] args, long now, Ticker ticker,
             Consumer<long @Nullable []> answer) {
-        long startPhase = phase.get();
+        long startPhase = outage.phase();
         if (!breaker.tryAcquire(now)) {
             answer.accept(null);
             return;
@@ -118,8 +117,7 @@ final class RedisStore {
     }
 
     private void outageBegan(long startPhase, long now, String cause) {
-        if ((startPhase & 1) == 0 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            outageStart = now;
+        if (outage.outageBegan(startPhase, now)) {
             LOG.warn("RedisRateLimiter '{}': Redis is unavailable ({}); {} decides until it answers again",
                     name, cause, policy);
             if (!events.isEmpty()) {
@@ -129,8 +127,8 @@ final class RedisStore {
     }
 
     private void storeRecovered(long startPhase, long now) {
-        if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            long lasted = now - outageStart;
+        long lasted = outage.storeAnswered(startPhase, now);
+        if (lasted >= 0) {
             LOG.warn("RedisRateLimiter '{}': Redis answers again after {} ms; decisions come from Redis",
                     name, lasted / 1_000_000L);
             if (!events.isEmpty()) {
@@ -144,7 +142,7 @@ final class RedisStore {
     }
 
     boolean available() {
-        return (phase.get() & 1) == 0;
+        return outage.available();
     }
 
     long calls() {
