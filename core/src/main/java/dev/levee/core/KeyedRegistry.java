@@ -237,7 +237,11 @@ public final class KeyedRegistry<K, P> {
     }
 
     private P insert(K key, long now) {
-        reserveSlot(now);
+        Entry present = reserveSlot(key, now);
+        if (present != null) {
+            touch(present, now);
+            return valueOf(present);
+        }
         Entry[] created = new Entry[1];
         Entry winner;
         try {
@@ -269,16 +273,27 @@ public final class KeyedRegistry<K, P> {
         return entry;
     }
 
-    private void reserveSlot(long now) {
+    /**
+     * Reserves a slot for {@code key}, evicting another entry if none is free; returns null when reserved,
+     * or the key's entry if another caller published it meanwhile (then nothing is reserved, and nobody
+     * is evicted for a key that needs no new slot).
+     */
+    private @Nullable Entry reserveSlot(K key, long now) {
         boolean interrupted = false;
         try {
             while (true) {
                 int current = reserved.get();
                 if (current < maxEntries) {
                     if (reserved.compareAndSet(current, current + 1)) {
-                        return;
+                        return null;
                     }
-                } else if (!evictOne(now)) {
+                    continue;
+                }
+                Entry present = map.get(key);
+                if (present != null) {
+                    return present;
+                }
+                if (!evictOne(now)) {
                     // Every present entry is being created by another thread right now: park until one
                     // is published or a slot is freed, instead of burning a core while a slow factory runs.
                     interrupted |= awaitSlotChange();
