@@ -249,7 +249,7 @@ public final class IdempotencyGuard {
     }
 
     private Duration lease(@Nullable Deadline deadline) {
-        if (deadline == null) {
+        if (deadline == null || !config.leaseFromDeadline()) {
             return config.lease();
         }
         // The request cannot outlive its deadline, so neither need its claim; at least 1 ms so an

@@ -49,6 +49,8 @@ public final class IdempotencyGuardConfig {
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
     /** Default wait of a duplicate for a running request: zero, answer 409 at once (IETF draft). */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
+    /** Default: the lease of a request with a current deadline is the deadline's remaining time. */
+    public static final boolean DEFAULT_LEASE_FROM_DEADLINE = true;
     /** Default: fingerprints are checked. */
     public static final boolean DEFAULT_CHECK_FINGERPRINT = true;
     /** Default fingerprint parts: method, path and body. */
@@ -70,6 +72,7 @@ public final class IdempotencyGuardConfig {
     private final Duration timeToLive;
     private final Duration lease;
     private final Duration maxWait;
+    private final boolean leaseFromDeadline;
     private final boolean checkFingerprint;
     private final Set<FingerprintPart> fingerprintParts;
     private final Set<String> storedHeaders;
@@ -84,6 +87,7 @@ public final class IdempotencyGuardConfig {
         this.timeToLive = b.timeToLive;
         this.lease = b.lease;
         this.maxWait = b.maxWait;
+        this.leaseFromDeadline = b.leaseFromDeadline;
         this.checkFingerprint = b.checkFingerprint;
         this.fingerprintParts = parts;
         this.storedHeaders = headers;
@@ -128,6 +132,7 @@ public final class IdempotencyGuardConfig {
         b.timeToLive = timeToLive;
         b.lease = lease;
         b.maxWait = maxWait;
+        b.leaseFromDeadline = leaseFromDeadline;
         b.checkFingerprint = checkFingerprint;
         b.fingerprintParts = fingerprintParts;
         b.storedHeaders = storedHeaders;
@@ -165,6 +170,16 @@ public final class IdempotencyGuardConfig {
      */
     public Duration maxWait() {
         return maxWait;
+    }
+
+    /**
+     * Whether a request with a current deadline leases its claim for the deadline's remaining time
+     * (else always for {@link #lease()}).
+     *
+     * @return true if the lease follows the deadline
+     */
+    public boolean leaseFromDeadline() {
+        return leaseFromDeadline;
     }
 
     /**
@@ -251,6 +266,7 @@ public final class IdempotencyGuardConfig {
     @Override
     public String toString() {
         return "IdempotencyGuardConfig[timeToLive=" + timeToLive + ", lease=" + lease + ", maxWait=" + maxWait
+                + ", leaseFromDeadline=" + leaseFromDeadline
                 + ", checkFingerprint=" + checkFingerprint + ", fingerprintParts=" + fingerprintParts
                 + ", storedHeaders=" + storedHeaders + ", outagePolicy=" + outagePolicy + "]";
     }
@@ -260,6 +276,7 @@ public final class IdempotencyGuardConfig {
         private Duration timeToLive = DEFAULT_TIME_TO_LIVE;
         private Duration lease = DEFAULT_LEASE;
         private Duration maxWait = DEFAULT_MAX_WAIT;
+        private boolean leaseFromDeadline = DEFAULT_LEASE_FROM_DEADLINE;
         private boolean checkFingerprint = DEFAULT_CHECK_FINGERPRINT;
         private Set<FingerprintPart> fingerprintParts = DEFAULT_FINGERPRINT_PARTS;
         private Set<String> storedHeaders = DEFAULT_STORED_HEADERS;
@@ -303,6 +320,21 @@ public final class IdempotencyGuardConfig {
          */
         public Builder maxWait(Duration maxWait) {
             this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * Whether a request with a current {@link dev.levee.core.Deadline} leases its claim for the
+         * deadline's remaining time (default true: the request cannot usefully run longer, so a crash
+         * frees the key soonest). Set false when a handler may keep running past its caller's deadline
+         * (a side effect that completes after the client gave up): then every claim holds for
+         * {@code lease}, and a retry in the meantime gets 409 instead of running a second time.
+         *
+         * @param leaseFromDeadline true to follow the deadline
+         * @return this builder
+         */
+        public Builder leaseFromDeadline(boolean leaseFromDeadline) {
+            this.leaseFromDeadline = leaseFromDeadline;
             return this;
         }
 

@@ -103,6 +103,36 @@ class IdempotencyGuardTest {
     }
 
     @Test
+    void theLeaseIgnoresTheDeadlineWhenToldTo() throws Exception {
+        IdempotencyGuard g = guard(config().leaseFromDeadline(false).lease(Duration.ofSeconds(90)));
+        IdempotencyResult[] duplicate = new IdempotencyResult[1];
+        try (ContextScope ignored = Deadline.after(Duration.ofSeconds(5), ticker).attach()) {
+            g.handle("t1", "key-1", post("a"), () -> {
+                duplicate[0] = g.handle("t1", "key-1", post("a"), answering(200, "never"));
+                return StoredResponse.of(500, Map.of(), new byte[0]);
+            });
+        }
+        assertThat(duplicate[0].response().headers()).containsEntry("retry-after", List.of("90"));
+    }
+
+    @Test
+    void anExpiredDeadlineStillLeasesBrieflyAndNeverWedgesTheKey() throws Exception {
+        IdempotencyGuard g = guard(config());
+        try (ContextScope ignored = Deadline.after(Duration.ZERO, ticker).attach()) {
+            store.claim("x", "", "y", Duration.ofSeconds(1)); // unrelated key: the store works
+            IdempotencyResult[] duplicate = new IdempotencyResult[1];
+            g.handle("t1", "key-1", post("a"), () -> {
+                duplicate[0] = g.handle("t1", "key-1", post("a"), answering(200, "never"));
+                throw new java.util.concurrent.TimeoutException("the deadline had passed");
+            });
+        } catch (java.util.concurrent.TimeoutException expected) {
+            // the handler's own exception, unchanged
+        }
+        ticker.advance(Duration.ofMillis(1));
+        assertThat(g.handle("t1", "key-1", post("a"), answering(201, "ok")).kind()).isEqualTo(IdempotencyResult.Kind.EXECUTED);
+    }
+
+    @Test
     void aWaitingDuplicateGetsTheFirstOutcomeFromAnyStore() throws Exception {
         // The first request runs elsewhere (another instance): the duplicate polls the store.
         String recordKey = IdempotencyGuard.recordKey("t1", "key-1");
