@@ -103,4 +103,12 @@ class PolicyRegistryTest {
         registry.get("c");
         assertThat(seen).containsExactly("a", "b");
     }
+
+    @Test
+    void addConfigChainsAndAnExistingNameKeepsItsPolicyWhateverTheConfigName() {
+        PolicyRegistry<Config, Thing> registry = PolicyRegistry.create(new Config(1), Thing::new);
+        assertThat(registry.addConfig("big", new Config(100)).addConfig("small", new Config(2))).isSameAs(registry);
+        Thing b = registry.get("b", "big");
+        assertThat(registry.get("b", "small")).isSameAs(b);
+    }
 }

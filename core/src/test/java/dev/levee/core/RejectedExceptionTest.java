@@ -36,4 +36,12 @@ class RejectedExceptionTest {
         assertThat(e.retryAfterSeconds()).isZero();
         assertThat(e.getCause()).isSameAs(cause);
     }
+
+    @Test
+    void theHintInNanosecondsAndTheShedReasonAreKept() {
+        assertThat(new BulkheadFullException("bh", "full", 1_500_000_000L).retryAfterNanos()).isEqualTo(1_500_000_000L);
+        ShedException shed = new ShedException("ls", "concurrency_limit", "over the limit", 0L, null);
+        assertThat(shed.reason()).isEqualTo("concurrency_limit");
+        assertThat(new ShedException("ls", "m", 0L).reason()).isEqualTo(ShedException.UNSPECIFIED_REASON);
+    }
 }

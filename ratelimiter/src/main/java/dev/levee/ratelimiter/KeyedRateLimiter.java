@@ -22,11 +22,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Memory.</b> Built on the core {@link KeyedRegistry}: at most {@code maxEntries} keys at any
  * moment (the least recently used, or those idle longer than {@code idleTimeout}, are evicted first).
- * All keys share one name, ticker, listener list and counter set, so a key costs only its algorithm
- * state plus the registry's bookkeeping: about 32 bytes for GCRA and the leaky bucket (keys of one tier
- * share the parameters), 88 for the token bucket, 72 for the window counters, {@code 16·limit + 88}
- * for the sliding log, plus about 70 bytes in the registry
- * and the key itself (64-bit JVM, compressed oops). An evicted key that returns starts with a full
+ * All keys share one name, ticker, listener list and counter set, and the keys of one tier share their
+ * parameters, so a key's limiter is its algorithm state plus the registry's 8-byte stamp, and is itself
+ * the registry's entry (no wrapper): 32 bytes for GCRA, the leaky bucket and the token bucket (one
+ * reference and two {@code long}s: the stamp and the state), about 48 for the window counters plus their
+ * window object, {@code 16·limit + 80} for the sliding log; plus the map's node and table slot (about
+ * 40 bytes) and the key itself (64-bit JVM, compressed oops). Measured at a million keys: see
+ * {@code docs/ratelimiter.md}. A key's {@link #forKey} limiter is that same object. An evicted key that
+ * returns starts with a full
  * budget, so size {@code maxEntries} above the number of keys active within one period, and set
  * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway
  * for GCRA and the token bucket).
@@ -55,7 +58,7 @@ public final class KeyedRateLimiter<K> {
                 .maxEntries(b.maxEntries)
                 .idleTimeout(b.idleTimeout)
                 .ticker(defaultConfig.ticker())
-                .build(this::create);
+                .buildEntries(this::create); // each key's limiter is its own registry entry
     }
 
     /**

@@ -58,4 +58,23 @@ class EventListenersTest {
         });
         assertThatThrownBy(() -> fatal.publish("x")).isInstanceOf(OutOfMemoryError.class);
     }
+
+    @Test
+    void unsubscribingAMiddleListenerKeepsTheOthersInOrder() {
+        EventListeners<String> listeners = new EventListeners<>();
+        List<String> seen = new ArrayList<>();
+        listeners.subscribe(e -> seen.add("a:" + e));
+        Subscription b = listeners.subscribe(e -> seen.add("b:" + e));
+        listeners.subscribe(e -> seen.add("c:" + e));
+        listeners.subscribe(e -> seen.add("d:" + e));
+        b.close();
+        listeners.publish("1");
+        assertThat(seen).containsExactly("a:1", "c:1", "d:1");
+        assertThat(listeners.isEmpty()).isFalse();
+    }
+
+    @Test
+    void metricNamesArePrefixedPatternAndThing() {
+        assertThat(MetricNames.name("bulkhead", "rejected")).isEqualTo("levee.bulkhead.rejected");
+    }
 }

@@ -47,4 +47,33 @@ class ValidateTest {
         assertThat(Validate.name("Retry", "r")).isEqualTo("r");
         assertThat(Validate.notNull(P, "x", "v")).isEqualTo("v");
     }
+
+    @Test
+    void boundsAreInclusiveAndTheNeighboursOutsideAreRefused() {
+        assertThat(Validate.inRange(P, "x", 1L, 1L, 10L)).isEqualTo(1L);
+        assertThat(Validate.inRange(P, "x", 10L, 1L, 10L)).isEqualTo(10L);
+        assertThat(Validate.inRange(P, "x", 5L, 1L, 10L)).isEqualTo(5L);
+        assertThatThrownBy(() -> Validate.inRange(P, "x", 11L, 1L, 10L)).isInstanceOf(InvalidConfigException.class);
+        assertThat(Validate.inRange(P, "x", 0.0, 0.0, 1.0)).isEqualTo(0.0);
+        assertThat(Validate.inRange(P, "x", 1.0, 0.0, 1.0)).isEqualTo(1.0);
+        assertThatThrownBy(() -> Validate.inRange(P, "x", Math.nextUp(1.0), 0.0, 1.0))
+                .isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> Validate.inRange(P, "x", Math.nextDown(0.0), 0.0, 1.0))
+                .isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> Validate.inRange(P, "x", Double.NaN, 0.0, 1.0))
+                .isInstanceOf(InvalidConfigException.class);
+    }
+
+    @Test
+    void positiveAndNonNegativeReturnTheValueAndRefuseTheEdge() {
+        assertThat(Validate.positive(P, "x", 1L)).isEqualTo(1L);
+        assertThatThrownBy(() -> Validate.positive(P, "x", 0.0)).isInstanceOf(InvalidConfigException.class);
+        assertThat(Validate.positive(P, "x", Double.MIN_VALUE)).isEqualTo(Double.MIN_VALUE);
+        assertThatThrownBy(() -> Validate.positive(P, "x", Double.POSITIVE_INFINITY))
+                .isInstanceOf(InvalidConfigException.class);
+        assertThat(Validate.nonNegative(P, "x", 7L)).isEqualTo(7L);
+        assertThat(Validate.positive(P, "x", Duration.ofNanos(1))).isEqualTo(Duration.ofNanos(1));
+        assertThatThrownBy(() -> Validate.positive(P, "x", Duration.ZERO)).isInstanceOf(InvalidConfigException.class);
+        assertThatThrownBy(() -> Validate.positive(P, "x", (Duration) null)).isInstanceOf(InvalidConfigException.class);
+    }
 }

@@ -2,15 +2,15 @@ package dev.levee.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.levee.ratelimiter.redis.OutagePolicy;
-import dev.levee.ratelimiter.redis.RedisRateLimiterConfig;
+import dev.levee.redis.ratelimiter.OutagePolicy;
+import dev.levee.redis.ratelimiter.RedisRateLimiterConfig;
 import io.lettuce.core.RedisClient;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Redis examples build what the page says (the limiter itself is tested against a real
- * redis-server in ratelimiter/redis; this module starts none).
+ * redis-server in the redis module; this module starts none).
  */
 class RedisRateLimiterExamplesTest {
 

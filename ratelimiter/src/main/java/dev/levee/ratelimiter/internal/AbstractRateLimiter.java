@@ -2,6 +2,7 @@ package dev.levee.ratelimiter.internal;
 
 import dev.levee.core.Deadline;
 import dev.levee.core.Gate;
+import dev.levee.core.KeyedRegistry;
 import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.RateLimitedException;
 import dev.levee.core.RejectedException;
@@ -10,7 +11,6 @@ import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiter;
-import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -28,38 +28,37 @@ import org.jspecify.annotations.Nullable;
  * permits are due within the budget the caller sleeps until they are due and asks again; it never
  * sleeps past the budget and refuses as soon as the next due time would exceed it.
  */
-public abstract class AbstractRateLimiter implements RateLimiter {
-    final LimiterContext ctx;
-    final RateLimiterConfig config;
+public abstract class AbstractRateLimiter extends KeyedRegistry.Entry implements RateLimiter {
 
-    AbstractRateLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        this.ctx = ctx;
-        this.config = config;
-    }
+    AbstractRateLimiter() {}
+
+    /**
+     * The context shared with sibling limiters. An abstract accessor, not a field, so the per-key
+     * algorithms (GCRA, token bucket) can keep it in their shared parameters: a key of a keyed limiter
+     * then costs one reference and its state words.
+     *
+     * @return the context
+     */
+    abstract LimiterContext ctx();
 
     @Override
     public final String name() {
-        return ctx.name;
+        return ctx().name;
     }
 
     @Override
     public final Ticker ticker() {
-        return ctx.ticker;
-    }
-
-    @Override
-    public final RateLimiterConfig config() {
-        return config;
+        return ctx().ticker;
     }
 
     @Override
     public final int waitingCallers() {
-        return ctx.waiting.get();
+        return ctx().waiting.get();
     }
 
     @Override
     public final Subscription onEvent(Consumer<? super RateLimiterEvent> listener) {
-        return ctx.events.subscribe(listener);
+        return ctx().events.subscribe(listener);
     }
 
     /**
@@ -68,13 +67,13 @@ public abstract class AbstractRateLimiter implements RateLimiter {
      * @return the context
      */
     public final LimiterContext context() {
-        return ctx;
+        return ctx();
     }
 
     @Override
     public final RejectedException rejection(long nowNanos) {
         long wait = reservePeek(1, nowNanos);
-        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "' has no permit", wait);
+        return new RateLimitedException(ctx().name, "RateLimiter '" + ctx().name + "' has no permit", wait);
     }
 
     /**
@@ -113,13 +112,13 @@ public abstract class AbstractRateLimiter implements RateLimiter {
 
     @Override
     public final void acquire(long nowNanos) {
-        acquire(1, nowNanos, config.maxWaitNanos());
+        acquire(1, nowNanos, config().maxWaitNanos());
     }
 
     @Override
     public final void acquire(int permits, Duration maxWait) {
-        long wait = Deadline.saturatedNanos(Validate.nonNegative("RateLimiter '" + ctx.name + "'", "maxWait", maxWait));
-        acquire(permits, ctx.ticker.read(), wait);
+        long wait = Deadline.saturatedNanos(Validate.nonNegative("RateLimiter '" + ctx().name + "'", "maxWait", maxWait));
+        acquire(permits, ctx().ticker.read(), wait);
     }
 
     @Override
@@ -127,14 +126,14 @@ public abstract class AbstractRateLimiter implements RateLimiter {
         if (maxWaitNanos < 0) {
             throw new IllegalArgumentException("maxWaitNanos must be >= 0 but was " + maxWaitNanos);
         }
-        acquire(permits, ctx.ticker.read(), maxWaitNanos);
+        acquire(permits, ctx().ticker.read(), maxWaitNanos);
     }
 
     private void acquire(int permits, long now, long maxWaitNanos) {
         long budget = maxWaitNanos;
         Deadline deadline = Deadline.currentOrNull();
         if (deadline != null) {
-            long left = deadline.ticker() == ctx.ticker ? deadline.remainingNanos(now) : deadline.remainingNanos();
+            long left = deadline.ticker() == ctx().ticker ? deadline.remainingNanos(now) : deadline.remainingNanos();
             budget = Math.min(budget, Math.max(0L, left));
         }
         if (budget == 0) {
@@ -149,12 +148,12 @@ public abstract class AbstractRateLimiter implements RateLimiter {
                 // sleep until the permits are due if that fits, and only then ask.
                 long due = reservePeek(permits, now);
                 if (due > budget) {
-                    ctx.rejected(permits, due, now);
+                    ctx().rejected(permits, due, now);
                     throw refused(permits, due, deadline != null);
                 }
                 if (due > 0) {
                     sleep(due, permits);
-                    long later = ctx.ticker.read();
+                    long later = ctx().ticker.read();
                     budget = Math.max(0L, budget - (later - now));
                     now = later;
                     continue;
@@ -176,7 +175,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
             }
             // A window algorithm cannot reserve: sleep until the permits are due, then ask again.
             sleep(Math.max(1L, retryAfter), permits);
-            long later = ctx.ticker.read();
+            long later = ctx().ticker.read();
             budget -= later - now;
             now = later;
             if (budget < 0) {
@@ -195,9 +194,9 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     @Override
     public final CompletionStage<Void> acquireAsync(long nowNanos) {
         Deadline deadline = Deadline.currentOrNull();
-        long budget = config.maxWaitNanos();
+        long budget = config().maxWaitNanos();
         if (deadline != null) {
-            long left = deadline.ticker() == ctx.ticker ? deadline.remainingNanos(nowNanos) : deadline.remainingNanos();
+            long left = deadline.ticker() == ctx().ticker ? deadline.remainingNanos(nowNanos) : deadline.remainingNanos();
             budget = Math.min(budget, Math.max(0L, left));
         }
         return acquireAsync(1, nowNanos, budget, deadline != null);
@@ -221,7 +220,7 @@ public abstract class AbstractRateLimiter implements RateLimiter {
         }
         long due = reservePeek(permits, now);
         if (due > budget) {
-            ctx.rejected(permits, due, now);
+            ctx().rejected(permits, due, now);
             return CompletableFuture.failedFuture(refused(permits, due, deadline));
         }
         if (due == 0 && tryAcquire(permits, now)) {
@@ -230,52 +229,52 @@ public abstract class AbstractRateLimiter implements RateLimiter {
         wait = Math.max(1L, due);
         // A window algorithm cannot book: ask again when the permits are due, with what is left.
         return waitAsync(wait).thenCompose(ignored -> {
-            long later = ctx.ticker.read();
+            long later = ctx().ticker.read();
             return acquireAsync(permits, later, Math.max(0L, budget - (later - now)), deadline);
         });
     }
 
     private CompletionStage<Void> waitAsync(long nanos) {
-        ctx.waiting.incrementAndGet();
-        CompletableFuture<Void> due = AsyncWaitQueue.after(config.scheduler(), config.asyncExecutor(), nanos);
-        due.whenComplete((ignored, failure) -> ctx.waiting.decrementAndGet());
+        ctx().waiting.incrementAndGet();
+        CompletableFuture<Void> due = AsyncWaitQueue.after(config().scheduler(), config().asyncExecutor(), nanos);
+        due.whenComplete((ignored, failure) -> ctx().waiting.decrementAndGet());
         return due;
     }
 
     private RateLimitedException refused(int permits, long retryAfter, boolean deadline) {
-        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': " + permits
+        return new RateLimitedException(ctx().name, "RateLimiter '" + ctx().name + "': " + permits
                 + " permit(s) cannot be granted within the allowed wait" + (deadline ? " and deadline" : "")
                 + "; retry after " + retryAfter + " ns", retryAfter);
     }
 
     private void sleep(long nanos, int permits) {
-        ctx.waiting.incrementAndGet();
+        ctx().waiting.incrementAndGet();
         try {
-            ctx.sleeper.sleep(nanos);
+            ctx().sleeper.sleep(nanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw interrupted(permits, e);
         } finally {
-            ctx.waiting.decrementAndGet();
+            ctx().waiting.decrementAndGet();
         }
     }
 
     /** Sleeps out a booked wait; the interruption (flag restored) if interrupted, else null. */
     private @Nullable InterruptedException sleepBooked(long nanos) {
-        ctx.waiting.incrementAndGet();
+        ctx().waiting.incrementAndGet();
         try {
-            ctx.sleeper.sleep(nanos);
+            ctx().sleeper.sleep(nanos);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return e;
         } finally {
-            ctx.waiting.decrementAndGet();
+            ctx().waiting.decrementAndGet();
         }
     }
 
     private RateLimitedException interrupted(int permits, InterruptedException cause) {
-        return new RateLimitedException(ctx.name, "RateLimiter '" + ctx.name + "': interrupted while waiting for "
+        return new RateLimitedException(ctx().name, "RateLimiter '" + ctx().name + "': interrupted while waiting for "
                 + permits + " permit(s)", 0L, cause);
     }
 
@@ -296,11 +295,11 @@ public abstract class AbstractRateLimiter implements RateLimiter {
     }
 
     final String policy() {
-        return Validate.describe("RateLimiter", ctx.name);
+        return Validate.describe("RateLimiter", ctx().name);
     }
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + ctx.name + ", " + limit() + " per " + periodNanos() + "ns]";
+        return getClass().getSimpleName() + "[" + ctx().name + ", " + limit() + " per " + periodNanos() + "ns]";
     }
 }

@@ -36,13 +36,27 @@ public final class FixedWindowLimiter extends AbstractRateLimiter {
 
     private volatile WindowState window;
 
+    private final LimiterContext ctx;
+    private final RateLimiterConfig config;
+
     /**
      * @param ctx the shared context
      * @param config the config
      */
     public FixedWindowLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
+        this.ctx = ctx;
+        this.config = config;
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
+    }
+
+    @Override
+    LimiterContext ctx() {
+        return ctx;
+    }
+
+    @Override
+    public RateLimiterConfig config() {
+        return config;
     }
 
     @Override

@@ -70,8 +70,13 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
     }
 
-    /** The parameters in force; replaced whole on a rate change. */
+    /**
+     * The parameters in force, replaced whole on a rate change; with the context and config, so a
+     * limiter holds one reference besides its state (the keys of a keyed limiter share one).
+     */
     static final class Params {
+        final LimiterContext ctx;
+        final RateLimiterConfig config;
         final long limit;
         final long periodNanos;
         final long interval;
@@ -82,8 +87,10 @@ public class GcraLimiter extends AbstractRateLimiter {
         final long warmUpNanos;
         final double coldExtra;
 
-        Params(long limit, long periodNanos, long interval, long burst, long warmUpStart, long warmUpNanos,
-                double coldFactor) {
+        Params(LimiterContext ctx, RateLimiterConfig config, long limit, long periodNanos, long interval, long burst,
+                long warmUpStart, long warmUpNanos, double coldFactor) {
+            this.ctx = ctx;
+            this.config = config;
             this.limit = limit;
             this.periodNanos = periodNanos;
             this.interval = interval;
@@ -102,6 +109,10 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
     }
 
+    /*
+     * Layout (64-bit JVM, compressed oops): a 12-byte header, the registry's stamp (8, inherited), params
+     * (4) and tat (8): 32 bytes, the whole per-key cost of a keyed GCRA limiter besides the map's node.
+     */
     private volatile Params params;
     @SuppressWarnings("unused") // accessed through TAT
     private volatile long tat = Long.MIN_VALUE + 1; // idle since forever (MIN_VALUE is SEALED)
@@ -111,10 +122,10 @@ public class GcraLimiter extends AbstractRateLimiter {
      * @param config the config (GCRA or LEAKY_BUCKET)
      */
     public GcraLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
         // Without warm-up the parameters depend on the config alone: limiters of one config (the keys of
         // a keyed limiter) share them until a setRate gives one its own.
-        this.params = config.warmUpNanos() > 0 ? paramsOf(config, ctx.ticker.read()) : ctx.shared(config, c -> paramsOf(c, 0L));
+        this.params = config.warmUpNanos() > 0 ? paramsOf(ctx, config, ctx.ticker.read())
+                : ctx.shared(config, c -> paramsOf(ctx, c, 0L));
     }
 
     /**
@@ -129,8 +140,18 @@ public class GcraLimiter extends AbstractRateLimiter {
         return (periodNanos + limit - 1) / limit;
     }
 
-    private static Params paramsOf(RateLimiterConfig config, long warmUpStart) {
-        return new Params(config.limit(), config.periodNanos(), emissionInterval(config.periodNanos(), config.limit()),
+    @Override
+    final LimiterContext ctx() {
+        return params.ctx;
+    }
+
+    @Override
+    public final RateLimiterConfig config() {
+        return params.config;
+    }
+
+    private static Params paramsOf(LimiterContext ctx, RateLimiterConfig config, long warmUpStart) {
+        return new Params(ctx, config, config.limit(), config.periodNanos(), emissionInterval(config.periodNanos(), config.limit()),
                 config.burst(), warmUpStart, config.warmUpNanos(), config.coldFactor());
     }
 
@@ -241,7 +262,7 @@ public class GcraLimiter extends AbstractRateLimiter {
             long wait = next == OVERFLOW ? Long.MAX_VALUE
                     : Math.max(0L, next - tolerance(p, interval, permits, warmingAt(p, nowNanos)) - nowNanos);
             if (next == OVERFLOW || wait > maxWaitNanos) {
-                ctx.rejected(permits, wait, nowNanos);
+                p.ctx.rejected(permits, wait, nowNanos);
                 if (into != null) {
                     into.set(false, p.limit, signedRemaining(p, current, nowNanos), wait,
                             Math.max(current, nowNanos) - nowNanos);
@@ -251,7 +272,7 @@ public class GcraLimiter extends AbstractRateLimiter {
             // The witness of a failed exchange is the new state: no second read of a contended line.
             long witness = (long) TAT.compareAndExchange(this, current, next);
             if (witness == current) {
-                ctx.granted(permits);
+                p.ctx.granted(permits);
                 if (into != null) {
                     into.set(true, p.limit, remaining(p, next, nowNanos), 0L, next - nowNanos);
                 }
@@ -352,7 +373,7 @@ public class GcraLimiter extends AbstractRateLimiter {
 
     @Override
     public final void setRate(long limit, Duration period) {
-        RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
+        RateLimiterConfig.validateRate(policy(), config().algorithm(), limit, period);
         long periodNanos = period.toNanos();
         long interval = emissionInterval(periodNanos, limit);
         long burst = params.burst;
@@ -373,6 +394,7 @@ public class GcraLimiter extends AbstractRateLimiter {
     }
 
     private void setParams(long limit, long periodNanos, long interval, boolean routine) {
+        LimiterContext ctx = ctx();
         ctx.rateLock.lock();
         try {
             long now = ctx.ticker.read();
@@ -387,7 +409,7 @@ public class GcraLimiter extends AbstractRateLimiter {
             // (to the old tat and parameters when the new ones could not be computed), never left sealed.
             long published = tat;
             try {
-                Params next = new Params(limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
+                Params next = new Params(ctx, old.config, limit, periodNanos, interval, old.burst, 0L, 0L, 1.0);
                 long carried = carried(old, tat, now, oldInterval, interval);
                 params = next;
                 published = carried;
@@ -445,6 +467,6 @@ public class GcraLimiter extends AbstractRateLimiter {
      * @return the algorithm
      */
     RateLimitAlgorithm algorithm() {
-        return config.algorithm();
+        return config().algorithm();
     }
 }

@@ -63,12 +63,16 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
     @SuppressWarnings("unused") // accessed through CURSOR
     private volatile long cursor;
 
+    private final LimiterContext ctx;
+    private final RateLimiterConfig config;
+
     /**
      * @param ctx the shared context
      * @param config the config
      */
     public SlidingLogLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
+        this.ctx = ctx;
+        this.config = config;
         this.capacity = (int) config.limit();
         this.slots = new long[2 * capacity];
         for (int i = 0; i < capacity; i++) {
@@ -76,6 +80,16 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
             slots[2 * i + 1] = Long.MIN_VALUE;
         }
         this.params = new Params(config.limit(), config.periodNanos());
+    }
+
+    @Override
+    LimiterContext ctx() {
+        return ctx;
+    }
+
+    @Override
+    public RateLimiterConfig config() {
+        return config;
     }
 
     /**

@@ -45,13 +45,27 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
 
     private volatile WindowState window;
 
+    private final LimiterContext ctx;
+    private final RateLimiterConfig config;
+
     /**
      * @param ctx the shared context
      * @param config the config
      */
     public SlidingWindowCounterLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
+        this.ctx = ctx;
+        this.config = config;
         this.window = new WindowState(ctx.ticker.read(), config.periodNanos(), config.limit(), 0L);
+    }
+
+    @Override
+    LimiterContext ctx() {
+        return ctx;
+    }
+
+    @Override
+    public RateLimiterConfig config() {
+        return config;
     }
 
     @Override

@@ -108,13 +108,27 @@ public final class SubWindowCounterLimiter extends AbstractRateLimiter {
 
     private volatile Grid grid;
 
+    private final LimiterContext ctx;
+    private final RateLimiterConfig config;
+
     /**
      * @param ctx the shared context
      * @param config the config ({@code buckets() ≥ 2})
      */
     public SubWindowCounterLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
+        this.ctx = ctx;
+        this.config = config;
         this.grid = new Grid(ctx.ticker.read(), config.periodNanos(), config.buckets(), config.limit(), 0L);
+    }
+
+    @Override
+    LimiterContext ctx() {
+        return ctx;
+    }
+
+    @Override
+    public RateLimiterConfig config() {
+        return config;
     }
 
     @Override

@@ -35,9 +35,17 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Waiting</b> lets the state run ahead of the refill (a debt), so reserved tokens are paid back
  * before anyone else is served; the bound then holds for the callers' start times. A request for more
  * than {@code C} tokens is never granted: it is refused before {@code n·I} is computed, which could
- * overflow (and wrap into a grant) for a huge {@code n}. <b>Rate changes</b> seal the current bucket (its state
- * becomes a sentinel no CAS can match), carry its token count (or debt) into a new bucket, and publish
- * it; deciders that meet the seal re-read the bucket.
+ * overflow (and wrap into a grant) for a huge {@code n}. <b>Rate changes</b> seal the state (a sentinel no
+ * CAS can match), carry its token count (or debt) into a new bucket, publish the bucket, then the state;
+ * deciders read the state before the bucket and wait out a seal. The carried state always differs from
+ * the sealed one (on the time representation by 1 ns earlier, never a whole token; on the counting
+ * curve by moving the new origin one period back), so a decider that read the old state and bucket
+ * cannot complete its exchange after the change.
+ *
+ * <p><b>Layout.</b> The bucket (rate, capacity, origin, context, config) is immutable and shared by the
+ * limiters of one config — the keys of a keyed limiter — until a rate change gives one its own; the
+ * state {@code long} lives in the limiter. A limiter is 32 bytes (header, the registry's stamp, the
+ * bucket's reference and the state), the whole per-key cost besides the map's node.
  */
 public final class TokenBucketLimiter extends AbstractRateLimiter {
     private static final long SEALED = Long.MIN_VALUE;
@@ -45,14 +53,16 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Bucket.class, "state", long.class);
+            STATE = MethodHandles.lookup().findVarHandle(TokenBucketLimiter.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** One representation of the bucket and its state. */
+    /** One representation of the bucket: rate, capacity and the origin of its production curve. */
     static final class Bucket {
+        final LimiterContext ctx;
+        final RateLimiterConfig config;
         final long origin;
         final long periodNanos;
         final long refill;
@@ -61,11 +71,12 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
         final long interval;
         /** {@code C·I} in the whole-interval representation. */
         final long tau;
-        @SuppressWarnings("unused") // accessed through STATE
-        volatile long state;
 
-        Bucket(long now, long periodNanos, long refill, long capacity, long tokens) {
-            this.origin = now;
+        Bucket(LimiterContext ctx, RateLimiterConfig config, long origin, long periodNanos, long refill,
+                long capacity) {
+            this.ctx = ctx;
+            this.config = config;
+            this.origin = origin;
             this.periodNanos = periodNanos;
             this.refill = refill;
             this.capacity = capacity;
@@ -74,8 +85,16 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             // uses the counting curve instead (also exact).
             this.interval = whole > 0 && capacity <= (Long.MAX_VALUE / 4) / whole ? whole : 0L;
             this.tau = capacity * interval;
-            // Start holding `tokens` (negative: a debt carried over from a rate change).
-            this.state = interval > 0 ? now + (capacity - tokens) * interval : -tokens;
+        }
+
+        /** The state holding {@code tokens} at {@code now} (negative: a debt carried over a rate change). */
+        long holding(long tokens, long now) {
+            return interval > 0 ? now + (capacity - tokens) * interval : produced(now) - tokens;
+        }
+
+        /** The state of a full bucket at any time from the origin on: no clock reading needed. */
+        long full() {
+            return interval > 0 ? origin : -capacity;
         }
 
         long produced(long now) {
@@ -128,15 +147,29 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     }
 
     private volatile Bucket bucket;
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile long state;
 
     /**
      * @param ctx the shared context
      * @param config the config
      */
     public TokenBucketLimiter(LimiterContext ctx, RateLimiterConfig config) {
-        super(ctx, config);
-        this.bucket = new Bucket(ctx.ticker.read(), config.periodNanos(), config.limit(), config.burst(),
-                config.initialTokens());
+        Bucket b = ctx.shared(config, c -> new Bucket(ctx, c, ctx.ticker.read(), c.periodNanos(), c.limit(), c.burst()));
+        this.bucket = b;
+        // A bucket that starts full needs no clock reading (its state is the same at any time from the
+        // shared origin on); one that starts part-full is filled from now.
+        this.state = config.initialTokens() >= b.capacity ? b.full() : b.holding(config.initialTokens(), ctx.ticker.read());
+    }
+
+    @Override
+    LimiterContext ctx() {
+        return bucket.ctx;
+    }
+
+    @Override
+    public RateLimiterConfig config() {
+        return bucket.config;
     }
 
     @Override
@@ -164,16 +197,16 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
      */
     private long decide(int permits, long nowNanos, long maxWaitNanos, @Nullable RateLimitDecision into) {
         checkPermits(permits);
-        Bucket b = bucket;
         int losses = 0;
-        long s = (long) STATE.getVolatile(b);
+        long s = (long) STATE.getVolatile(this);
         while (true) {
             if (s == SEALED) {
                 Thread.onSpinWait();
-                b = bucket;
-                s = (long) STATE.getVolatile(b);
+                s = (long) STATE.getVolatile(this);
                 continue;
             }
+            // Read after the state: a state written after a rate change comes with its bucket.
+            Bucket b = bucket;
             // The state after taking the tokens, available or not (a debt if short): the same formula
             // grants now and books the future; the wait is read off it.
             long next;
@@ -190,16 +223,16 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
                 wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
             }
             if (wait > maxWaitNanos || next == SEALED) {
-                ctx.rejected(permits, wait, nowNanos);
+                b.ctx.rejected(permits, wait, nowNanos);
                 if (into != null) {
                     into.set(false, b.refill, b.tokens(s, nowNanos), wait, b.resetAfter(s, nowNanos));
                 }
                 return EncodedWait.refused(wait);
             }
             // The witness of a failed exchange is the new state: no second read of a contended line.
-            long witness = (long) STATE.compareAndExchange(b, s, next);
+            long witness = (long) STATE.compareAndExchange(this, s, next);
             if (witness == s) {
-                ctx.granted(permits);
+                b.ctx.granted(permits);
                 if (into != null) {
                     into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
                 }
@@ -219,17 +252,17 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
     void giveBack(int permits, long bookedAtNanos) {
         int losses = 0;
         while (true) {
-            Bucket b = bucket;
-            long s = (long) STATE.getVolatile(b);
+            long s = (long) STATE.getVolatile(this);
             if (s == SEALED) {
                 Thread.onSpinWait();
                 continue;
             }
+            Bucket b = bucket;
             long back = b.interval > 0 ? s - permits * b.interval : s - permits;
             if (back == SEALED) {
                 back++;
             }
-            if (STATE.compareAndSet(b, s, back)) {
+            if (STATE.compareAndSet(this, s, back)) {
                 return;
             }
             losses = Contention.backOff(losses);
@@ -238,22 +271,22 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
 
     @Override
     long reservePeek(int permits, long nowNanos) {
+        long s = (long) STATE.getVolatile(this);
         Bucket b = bucket;
-        long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : b.retryAfter(s, permits, nowNanos);
     }
 
     @Override
     long balancePeek(long nowNanos) {
+        long s = (long) STATE.getVolatile(this);
         Bucket b = bucket;
-        long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : b.tokens(s, nowNanos);
     }
 
     @Override
     long resetAfterPeek(long nowNanos) {
+        long s = (long) STATE.getVolatile(this);
         Bucket b = bucket;
-        long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : b.resetAfter(s, nowNanos);
     }
 
@@ -264,8 +297,8 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
 
     @Override
     public long availablePermits(long nowNanos) {
+        long s = (long) STATE.getVolatile(this);
         Bucket b = bucket;
-        long s = (long) STATE.getVolatile(b);
         return s == SEALED ? 0L : Math.max(0L, b.tokens(s, nowNanos));
     }
 
@@ -281,25 +314,37 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
 
     @Override
     public void setRate(long limit, Duration period) {
-        RateLimiterConfig.validateRate(policy(), config.algorithm(), limit, period);
+        RateLimiterConfig.validateRate(policy(), config().algorithm(), limit, period);
+        LimiterContext ctx = ctx();
         ctx.rateLock.lock();
         try {
-            Bucket old = bucket;
             long now = ctx.ticker.read();
             long s;
             do {
-                s = (long) STATE.getVolatile(old);
-            } while (!STATE.compareAndSet(old, s, SEALED));
-            // Publish unconditionally: the new bucket, or, if it could not be built, the old one unsealed.
-            Bucket next = null;
+                s = (long) STATE.getVolatile(this);
+            } while (s == SEALED || !STATE.compareAndSet(this, s, SEALED));
+            Bucket old = bucket;
+            // Publish unconditionally: the new bucket and carried state, or, if they could not be built,
+            // the old state unsealed.
+            long published = s;
             try {
-                next = new Bucket(now, period.toNanos(), limit, old.capacity, old.tokens(s, now));
-            } finally {
-                if (next != null) {
-                    bucket = next;
-                } else {
-                    STATE.setVolatile(old, s);
+                long tokens = old.tokens(s, now);
+                Bucket next = new Bucket(ctx, old.config, now, period.toNanos(), limit, old.capacity);
+                long carried = next.holding(tokens, now);
+                if (carried == s) {
+                    // Never the value a stale decider read: 1 ns earlier on the time representation (the
+                    // same tokens now), or the counting curve started one period back (produced(now) = L).
+                    if (next.interval > 0) {
+                        carried--;
+                    } else {
+                        next = new Bucket(ctx, old.config, now - next.periodNanos, next.periodNanos, limit, old.capacity);
+                        carried = next.holding(tokens, now);
+                    }
                 }
+                bucket = next;
+                published = carried;
+            } finally {
+                STATE.setVolatile(this, published);
             }
         } finally {
             ctx.rateLock.unlock();

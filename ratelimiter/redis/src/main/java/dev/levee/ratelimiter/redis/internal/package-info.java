@@ -1,4 +1,0 @@
-/**
- * Implementation of the Redis rate limiter (scripts, the script runner, the lease pool); not an API.
- */
-package dev.levee.ratelimiter.redis.internal;

@@ -1,0 +1,65 @@
+package dev.levee.redis.internal;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Whether a Redis-backed part is in an outage, switched by calls, not flapped by them: {@code phase} is
+ * even while Redis answers and odd during an outage, and each switch adds one. A call reads the phase
+ * before it starts ({@link #phase()}) and may only switch from that phase, so answers in flight when
+ * Redis died (or failures in flight when it came back) cannot switch it back and forth. The caller logs
+ * and publishes exactly when a switch method says it switched: once per switch, never per call.
+ */
+public final class OutageSwitch {
+    private final AtomicLong phase = new AtomicLong();
+    private volatile long outageStart;
+
+    /** Creates a switch in the available state. */
+    public OutageSwitch() {}
+
+    /**
+     * The phase now; a call passes it back to {@link #outageBegan} or {@link #storeAnswered}.
+     *
+     * @return the phase
+     */
+    public long phase() {
+        return phase.get();
+    }
+
+    /**
+     * Whether Redis answers now.
+     *
+     * @return false during an outage
+     */
+    public boolean available() {
+        return (phase.get() & 1) == 0;
+    }
+
+    /**
+     * A call that started in {@code startPhase} failed: switches to the outage if nobody did since.
+     *
+     * @param startPhase the phase the call read before it started
+     * @param now a ticker reading, the outage's start
+     * @return true if this call switched (log and publish once)
+     */
+    public boolean outageBegan(long startPhase, long now) {
+        if ((startPhase & 1) == 0 && phase.compareAndSet(startPhase, startPhase + 1)) {
+            outageStart = now;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A call that started in {@code startPhase} got an answer: switches back if nobody did since.
+     *
+     * @param startPhase the phase the call read before it started
+     * @param now a ticker reading
+     * @return how long the outage lasted if this call switched back (log and publish once), else −1
+     */
+    public long storeAnswered(long startPhase, long now) {
+        if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
+            return Math.max(0L, now - outageStart);
+        }
+        return -1L;
+    }
+}

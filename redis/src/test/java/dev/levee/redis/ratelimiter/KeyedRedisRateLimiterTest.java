@@ -1,0 +1,90 @@
+package dev.levee.redis.ratelimiter;
+
+import dev.levee.redis.RedisServer;
+import dev.levee.redis.RedisTestSupport;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.levee.circuitbreaker.CircuitState;
+import dev.levee.core.ManualTicker;
+import dev.levee.ratelimiter.RateLimitDecision;
+import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.testing.Concurrently;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Test;
+
+/** One shared limit per key; the keys of a keyed limiter share one breaker and one outage switch. */
+class KeyedRedisRateLimiterTest extends RedisTestSupport {
+    private static final long LIMIT = 20;
+
+    @Test
+    void eachKeyHasItsOwnExactSharedLimit() throws Exception {
+        try (StatefulRedisConnection<String, String> c1 = connect(); StatefulRedisConnection<String, String> c2 = connect()) {
+            String name = unique("api");
+            KeyedRedisRateLimiter<String> a = KeyedRedisRateLimiter.of(name, config(new ManualTicker()), c1);
+            KeyedRedisRateLimiter<String> b = KeyedRedisRateLimiter.of(name, config(new ManualTicker()), c2);
+            String[] tenants = {"tenant-a", "tenant-b", "tenant-c"};
+            AtomicLongArray granted = new AtomicLongArray(tenants.length);
+            Concurrently.run(thread -> {
+                KeyedRedisRateLimiter<String> keyed = thread % 2 == 0 ? a : b;
+                for (int i = 0; i < 12; i++) {
+                    int t = (thread + i) % tenants.length;
+                    if (keyed.tryAcquire(tenants[t])) {
+                        granted.incrementAndGet(t);
+                    }
+                }
+            });
+            for (int t = 0; t < tenants.length; t++) {
+                assertThat(granted.get(t)).as(tenants[t]).isEqualTo(LIMIT);
+            }
+            assertThat(a.forKey("tenant-a").key()).isEqualTo("levee:rl:{" + name + ":tenant-a}:gcra");
+            assertThat(a.size()).isEqualTo(3);
+            assertThat(a.maxEntries()).isEqualTo(KeyedRedisRateLimiter.DEFAULT_MAX_ENTRIES);
+            RateLimitDecision d = new RateLimitDecision();
+            assertThat(b.tryAcquire("tenant-d", 1, d)).isTrue();
+            assertThat(d.remaining()).isEqualTo(LIMIT - 1);
+        }
+    }
+
+    @Test
+    void aDeadRedisTripsOneBreakerAndSwitchesOnceForAllKeys() {
+        try (RedisServer own = RedisServer.start()) {
+            var client = newClient(resources, own.uri());
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                ManualTicker clock = new ManualTicker();
+                KeyedRedisRateLimiter<Integer> keyed = KeyedRedisRateLimiter.of(unique("dead"), config(clock), c);
+                List<RedisRateLimiterEvent> events = new CopyOnWriteArrayList<>();
+                keyed.onStoreEvent(events::add);
+                for (int key = 0; key < 5; key++) {
+                    assertThat(keyed.tryAcquire(key)).isTrue();
+                }
+                own.kill();
+                for (int key = 0; key < 5; key++) {
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(keyed.tryAcquire(key)).as("FAIL_CLOSED").isFalse();
+                    }
+                }
+                assertThat(keyed.storeAvailable()).isFalse();
+                assertThat(keyed.storeBreaker().state()).isEqualTo(CircuitState.OPEN);
+                assertThat(events).singleElement().isInstanceOf(RedisRateLimiterEvent.OutageBegan.class);
+                // 3 failures (of keys 0) opened the shared breaker: no other key called the dead server.
+                // (The store counters belong to the store, so every key reports the same.)
+                assertThat(keyed.forKey(4).redisMetrics().storeFailures()).isEqualTo(3);
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+
+    private static RedisRateLimiterConfig config(ManualTicker clock) {
+        return RedisRateLimiterConfig.builder()
+                .rate(RateLimiterConfig.builder().rate(LIMIT, Duration.ofDays(30)).ticker(clock).sleeper(clock).build())
+                .outagePolicy(OutagePolicy.FAIL_CLOSED)
+                .callTimeout(Duration.ofSeconds(2))
+                .storeBreaker(RedisRateLimiterConfig.DEFAULT_STORE_BREAKER.toBuilder().ticker(clock).build())
+                .build();
+    }
+}
