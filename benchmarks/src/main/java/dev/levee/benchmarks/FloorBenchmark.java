@@ -1,6 +1,7 @@
 package dev.levee.benchmarks;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,6 +24,12 @@ import org.openjdk.jmh.annotations.State;
  *       {@code compareAndSet(v, v + 1)}, the shape of every lock-free gate's commit;</li>
  *   <li>{@link #nanoTimeAndCas(PerThread)} — both, the way a GCRA does them: read the clock, read the state,
  *       CAS. <b>This is the figure the report divides by</b> ("× floor").</li>
+ *   <li>{@link #casInAndOut(PerThread)} — two uncontended read + CAS pairs, one up and one down: the floor
+ *       of a semaphore bulkhead's enter and leave (one bounded CAS in, one CAS out), which both Levee's
+ *       and resilience4j's bulkheads pay; no bulkhead that keeps an exact count can go under it;</li>
+ *   <li>{@link #twoNanoTimesAndAdd(PerThread)} — two clock readings and one atomic add: the floor of a
+ *       breaker with a slow-call rule around a call (the latency needs a reading before and after; the
+ *       outcome is one atomic add on the window);</li>
  *   <li>{@link #contendedCas()} — the same CAS on one {@link AtomicLong} shared by every benchmark
  *       thread: not a floor but the price of sharing one cache line, which every gate with a single
  *       shared state word pays at 2 and 4 threads. It explains the multi-threaded rows of the other
@@ -49,6 +56,7 @@ public class FloorBenchmark {
     @State(Scope.Thread)
     public static class PerThread {
         final AtomicLong word = new AtomicLong();
+        final AtomicInteger count = new AtomicInteger();
     }
 
     /** One counter shared by all benchmark threads. */
@@ -90,6 +98,36 @@ public class FloorBenchmark {
         AtomicLong word = mine.word;
         long v = word.get();
         return word.compareAndSet(v, Math.max(v, now) + 1);
+    }
+
+    /**
+     * Enter and leave: an uncontended read + CAS up, then a read + CAS down, on a per-thread counter.
+     * The floor of a semaphore bulkhead's {@code execute}.
+     *
+     * @param mine this thread's counter
+     * @return whether both CASes succeeded
+     */
+    @Benchmark
+    public boolean casInAndOut(PerThread mine) {
+        AtomicInteger count = mine.count;
+        int in = count.get();
+        boolean entered = count.compareAndSet(in, in + 1);
+        int out = count.get();
+        return count.compareAndSet(out, out - 1) & entered;
+    }
+
+    /**
+     * A reading before, a reading after, and one atomic add that depends on the latency: the floor of a
+     * breaker with a slow-call rule around a call.
+     *
+     * @param mine this thread's counter
+     * @return the add's result
+     */
+    @Benchmark
+    public int twoNanoTimesAndAdd(PerThread mine) {
+        long start = System.nanoTime();
+        long latency = System.nanoTime() - start;
+        return mine.count.getAndAdd(latency > 60_000_000_000L ? 2 : 1);
     }
 
     /**

@@ -104,4 +104,21 @@ class KeyedBulkheadTest {
         assertThatThrownBy(() -> KeyedBulkhead.of("k", null)).isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("config");
     }
+
+    @Test
+    void aKeyedCallReadsTheClockOnce() {
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        dev.levee.core.Ticker counting = () -> {
+            reads.incrementAndGet();
+            return ticker.read();
+        };
+        KeyedBulkhead<String> keyed = KeyedBulkhead.of("reads", KeyedBulkheadConfig.builder()
+                .perKey(BulkheadConfig.builder().maxConcurrentCalls(2).ticker(counting).build()).build());
+        keyed.execute("a", () -> "warm"); // creating the key's bulkhead may read the clock for its own set-up
+        for (int i = 0; i < 3; i++) {
+            long before = reads.get();
+            assertThat(keyed.execute("a", () -> "ok")).isEqualTo("ok");
+            assertThat(reads.get() - before).as("reads of one keyed call: the registry's; a grant reads none").isEqualTo(1);
+        }
+    }
 }

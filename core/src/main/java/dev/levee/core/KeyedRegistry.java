@@ -84,6 +84,13 @@ public final class KeyedRegistry<K, P> {
      * {@link #handLock}; used only when a slot is needed or idle entries are swept, never on a hit.
      */
     private @Nullable Iterator<Map.Entry<K, Entry>> hand;
+    /**
+     * The size at which the map next grows its table; the hand restarts once the map reaches it. A
+     * walk holds the table it began on, and after a resize that table's forwarding nodes hold the next:
+     * a hand kept across the resizes of a growing map would keep every old table alive (8 bytes a key at
+     * a million keys). Guarded by {@link #handLock}.
+     */
+    private int handRenewAt;
     private final ReentrantLock handLock = new ReentrantLock();
     /** Reserved slots: entries present plus creations in progress; never above maxEntries. */
     private final AtomicInteger reserved = new AtomicInteger();
@@ -357,6 +364,7 @@ public final class KeyedRegistry<K, P> {
         int patience = 2 * maxEntries + 16;
         handLock.lock();
         try {
+            renewStaleHand();
             while (true) {
                 Map.Entry<K, Entry> candidate = advanceHand();
                 if (candidate == null) {
@@ -384,11 +392,35 @@ public final class KeyedRegistry<K, P> {
         if (walk == null || !walk.hasNext()) {
             walk = map.entrySet().iterator();
             hand = walk;
+            handRenewAt = nextResize(map.size());
             if (!walk.hasNext()) {
                 return null;
             }
         }
         return walk.next();
+    }
+
+    /** Drops the hand if the map may have grown its table since the walk began. Under handLock. */
+    private void renewStaleHand() {
+        if (hand != null && map.size() >= handRenewAt) {
+            hand = null;
+        }
+    }
+
+    /**
+     * The size at which a map of {@code size} entries next grows its table, as {@link ConcurrentHashMap}
+     * sizes it (tables of 16, 32, … slots, grown at three quarters full). A map that shrank has a larger
+     * table than this assumes; the hand then restarts without need, once per threshold crossed.
+     */
+    static int nextResize(int size) {
+        int n = 16;
+        while (n - (n >>> 2) <= size) {
+            if (n >= 1 << 30) {
+                return Integer.MAX_VALUE;
+            }
+            n <<= 1;
+        }
+        return n - (n >>> 2);
     }
 
     /** Evicts the idle entries among the next few under the hand; skipped if another thread holds it. */
@@ -397,6 +429,7 @@ public final class KeyedRegistry<K, P> {
             return;
         }
         try {
+            renewStaleHand();
             for (int i = 0; i < SWEEP_SIZE; i++) {
                 Map.Entry<K, Entry> candidate = advanceHand();
                 if (candidate == null) {

@@ -145,4 +145,15 @@ class KeyedRegistryEntriesTest {
         assertThatThrownBy(() -> KeyedRegistry.builder("r").buildEntries(null))
                 .hasMessage("KeyedRegistry 'r': factory must be set (not null) but was null");
     }
+
+    /** The hand restarts when the map grows its table, so it never holds the old tables alive. */
+    @Test
+    void theHandRestartsAtTheMapsTableGrowthThresholds() {
+        assertThat(KeyedRegistry.nextResize(0)).isEqualTo(12);
+        assertThat(KeyedRegistry.nextResize(11)).isEqualTo(12);
+        assertThat(KeyedRegistry.nextResize(12)).isEqualTo(24);
+        assertThat(KeyedRegistry.nextResize(786_431)).isEqualTo(786_432);
+        assertThat(KeyedRegistry.nextResize(786_432)).isEqualTo(1_572_864);
+        assertThat(KeyedRegistry.nextResize(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+    }
 }

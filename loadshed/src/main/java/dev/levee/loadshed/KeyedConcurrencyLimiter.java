@@ -2,8 +2,11 @@ package dev.levee.loadshed;
 
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.KeyedRegistry;
+import dev.levee.core.Ticker;
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One adaptive {@link ConcurrencyLimiter} per key — per tenant, per API key, per client — so one
@@ -22,7 +25,9 @@ import java.time.Duration;
  * {@code maxEntries} above the number of keys active at once.
  *
  * <p><b>Cost.</b> A key that is present: a map lookup, no lock, no allocation; then the limiter's own
- * cost. Limiters are named {@code name[key]} in rejections and events.
+ * cost. {@link #execute} reads the clock once on the way in (the registry's idle bookkeeping and the
+ * limiter's start share the reading) and once on the way out (the latency sample). Limiters are named
+ * {@code name[key]} in rejections and events.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
@@ -32,13 +37,17 @@ public final class KeyedConcurrencyLimiter<K> {
     /** Default idle time after which a key's limiter may be evicted. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
+    private static final Logger LOG = LoggerFactory.getLogger(KeyedConcurrencyLimiter.class);
+
     private final String name;
     private final ConcurrencyLimiterConfig perKey;
+    private final Ticker ticker;
     private final KeyedRegistry<K, ConcurrencyLimiter> registry;
 
     private KeyedConcurrencyLimiter(String name, ConcurrencyLimiterConfig perKey, int maxEntries, Duration idleTimeout) {
         this.name = name;
         this.perKey = perKey;
+        this.ticker = perKey.ticker();
         this.registry = KeyedRegistry.builder(name).maxEntries(maxEntries).idleTimeout(idleTimeout)
                 .ticker(perKey.ticker())
                 .build(key -> ConcurrencyLimiter.of(name + "[" + key + "]", perKey));
@@ -102,7 +111,31 @@ public final class KeyedConcurrencyLimiter<K> {
      * @throws dev.levee.core.ShedException if the key's limit is reached
      */
     public <T, E extends Throwable> T execute(K key, CheckedSupplier<T, E> call) throws E {
-        return registry.get(key).execute(call);
+        // The gate protocol around the call (as Gate.execute runs it), with one reading on the way in
+        // for both the registry's idle bookkeeping and the limiter's start.
+        long start = ticker.read();
+        ConcurrencyLimiter limiter = registry.get(key, start);
+        limiter.acquire(start);
+        T result;
+        try {
+            result = call.get();
+        } catch (Throwable t) {
+            long end = ticker.read();
+            try {
+                limiter.onFailureAt(end, end - start, t);
+            } catch (RuntimeException completion) {
+                t.addSuppressed(completion); // the call's own failure comes out unchanged
+            }
+            throw t;
+        }
+        long end = ticker.read();
+        try {
+            limiter.onResultAt(end, end - start, result);
+        } catch (RuntimeException completion) {
+            LOG.warn("KeyedConcurrencyLimiter '{}': the completion of key {} threw after the call returned; "
+                    + "the result is kept", name, key, completion);
+        }
+        return result;
     }
 
     /** @return the name */

@@ -48,4 +48,28 @@ class KeyedConcurrencyLimiterTest {
         assertThatThrownBy(() -> KeyedConcurrencyLimiter.of("t", perKey, 1, java.time.Duration.ZERO))
                 .hasMessage("KeyedConcurrencyLimiter 't': idleTimeout must be > 0 but was PT0S");
     }
+
+    @Test
+    void aKeyedCallReadsTheClockOnceOnTheWayInAndOnceOnTheWayOut() {
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        dev.levee.core.Ticker counting = () -> {
+            reads.incrementAndGet();
+            return ticker.read();
+        };
+        KeyedConcurrencyLimiter<String> l = KeyedConcurrencyLimiter.of("reads",
+                ConcurrencyLimiterConfig.builder().algorithm(() -> FixedLimit.of(2)).ticker(counting).build(), 10);
+        l.execute("a", () -> "warm"); // creating the key's limiter may read the clock for its own set-up
+        long before = reads.get();
+        assertThat(l.execute("a", () -> {
+            assertThat(reads.get() - before).as("reads on the way in: registry and limiter share one").isEqualTo(1);
+            return "ok";
+        })).isEqualTo("ok");
+        assertThat(reads.get() - before).as("reads of one keyed call, in and out").isEqualTo(2);
+        assertThat(l.forKey("a").inflight()).isZero();
+        IllegalStateException boom = new IllegalStateException("boom");
+        assertThatThrownBy(() -> l.execute("a", () -> {
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(l.forKey("a").inflight()).isZero();
+    }
 }

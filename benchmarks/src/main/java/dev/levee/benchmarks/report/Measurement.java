@@ -27,6 +27,9 @@ record Measurement(
     /** A method whose name ends with this is a labelled extra (see {@link #extra()}). */
     static final String EXTRA_SUFFIX = "Extra";
 
+    /** A method whose name ends with this has no peer (see {@link #peerless()}). */
+    static final String PEERLESS_SUFFIX = "Peerless";
+
     /**
      * The library this method measures, from its name.
      *
@@ -73,6 +76,16 @@ record Measurement(
      */
     boolean extra() {
         return method.endsWith(EXTRA_SUFFIX);
+    }
+
+    /**
+     * Whether this Levee row measures a guarantee no peer offers (a cooperative timeout, which never
+     * interrupts the call), so it is never divided by a peer's figure: its "× fastest peer" is a dash.
+     *
+     * @return true when the method's name ends with {@value #PEERLESS_SUFFIX}
+     */
+    boolean peerless() {
+        return method.endsWith(PEERLESS_SUFFIX);
     }
 
     /**

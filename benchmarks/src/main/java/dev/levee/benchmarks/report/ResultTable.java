@@ -139,6 +139,9 @@ final class ResultTable {
      * @return the ratio, NaN when no peer was measured
      */
     double ratioToFastestPeer(Measurement m) {
+        if (m.peerless()) {
+            return Double.NaN;
+        }
         return fastestPeer(m).map(p -> m.score() / p.score()).orElse(Double.NaN);
     }
 

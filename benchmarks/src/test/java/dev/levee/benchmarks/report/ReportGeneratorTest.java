@@ -72,6 +72,20 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void aPeerlessRowIsNeverDividedByAPeer(@TempDir Path dir) throws IOException {
+        write(dir, "t1.json",
+                result("TimeoutBenchmark.leveeCooperativePeerless", 1, 30.0, "1", 24.0),
+                result("TimeoutBenchmark.leveeAsync", 1, 300.0, "10", 200.0),
+                result("TimeoutBenchmark.resilience4jTimeLimiterAsync", 1, 600.0, "10", 300.0),
+                result("TimeoutBenchmark.failsafeTimeout", 1, 2000.0, "10", 1000.0));
+        ResultTable table = table(dir);
+
+        assertThat(table.ratioToFastestPeer(find(table, "leveeCooperativePeerless"))).isNaN();
+        // The async timeout is compared with resilience4j's TimeLimiter (same operation: "...async").
+        assertThat(table.ratioToFastestPeer(find(table, "leveeAsync"))).isEqualTo(0.5);
+    }
+
+    @Test
     void targetsAreMetNotMetOrNotMeasuredWithTheReason(@TempDir Path dir) throws IOException {
         write(dir, "t1.json",
                 result("FloorBenchmark.nanoTimeAndCas", 1, 20.0, "0.5", 0.0001),

@@ -25,9 +25,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code size} other calls were recorded while one of them was between its increment and its CAS;
  * then the slot keeps one of the two outcomes (the window is, by definition, the last {@code size}).
  * The index wraps after 2<sup>31</sup> calls, which restarts the ring at slot 0 once: harmless.
+ *
+ * <p><b>No division per call.</b> The slot is {@code i mod size} with {@code size} known only at run time,
+ * which a JIT compiles to an integer division (tens of cycles, on every call that claims a slot). It is
+ * computed instead as {@code i − floor(i / size) × size} with {@code floor(i / size) = (i × m) >>> s}, where
+ * {@code s = 31 + ceil(log2 size)} and {@code m = ceil(2^s / size)} (Granlund and Montgomery, "Division by
+ * invariant integers using multiplication", 1994, theorem 4.2: exact for every {@code 0 <= i < 2^31}
+ * because {@code 2^s <= m × size <= 2^s + 2^(s − 31)}); {@code i × m < 2^63}, so the product fits a
+ * {@code long}.
  */
 public final class CountWindow extends SlidingWindow {
     private final int size;
+    /** {@code m = ceil(2^shift / size)}: {@code (i * m) >>> shift == i / size} for every {@code 0 <= i < 2^31}. */
+    private final long reciprocal;
+    /** {@code 31 + ceil(log2 size)}. */
+    private final int shift;
     private final int minimumCalls;
     private final AtomicIntegerArray slots;
     private final AtomicInteger next = new AtomicInteger();
@@ -41,6 +53,8 @@ public final class CountWindow extends SlidingWindow {
      */
     public CountWindow(int size, int minimumCalls) {
         this.size = size;
+        this.shift = shiftFor(size);
+        this.reciprocal = reciprocalFor(size);
         this.minimumCalls = minimumCalls;
         this.slots = new AtomicIntegerArray(size);
         this.clean = pack(size, 0, 0);
@@ -58,7 +72,7 @@ public final class CountWindow extends SlidingWindow {
                 return false;
             }
         }
-        int slot = (next.getAndIncrement() & Integer.MAX_VALUE) % size;
+        int slot = slotOf(next.getAndIncrement() & Integer.MAX_VALUE);
         int old = slots.get(slot);
         while (old != outcome) {
             if (slots.compareAndSet(slot, old, outcome)) {
@@ -70,6 +84,31 @@ public final class CountWindow extends SlidingWindow {
             old = slots.get(slot);
         }
         return outcome != SUCCESS;
+    }
+
+    /**
+     * {@code index mod size} without a division (see the class comment).
+     *
+     * @param index a non-negative index
+     * @return the slot, in {@code [0, size)}
+     */
+    int slotOf(int index) {
+        return mod(index, size, reciprocal, shift);
+    }
+
+    /** {@code index mod size} given {@link #reciprocalFor} and {@link #shiftFor} of {@code size}. */
+    static int mod(int index, int size, long reciprocal, int shift) {
+        return index - (int) ((index * reciprocal) >>> shift) * size;
+    }
+
+    /** {@code s = 31 + ceil(log2 size)}. */
+    static int shiftFor(int size) {
+        return 31 + (32 - Integer.numberOfLeadingZeros(size - 1));
+    }
+
+    /** {@code m = ceil(2^s / size)}. */
+    static long reciprocalFor(int size) {
+        return ((1L << shiftFor(size)) + size - 1) / size;
     }
 
     /** The change of the packed totals when a slot goes from {@code from} to {@code to}; fields may go negative in the delta, never in the sum. */

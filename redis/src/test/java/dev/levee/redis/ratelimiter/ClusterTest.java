@@ -1,12 +1,12 @@
 package dev.levee.redis.ratelimiter;
 
-import dev.levee.redis.RedisServer;
-import dev.levee.redis.RedisTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.redis.RedisServer;
+import dev.levee.redis.RedisTestSupport;
 import dev.levee.testing.Concurrently;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

@@ -1,6 +1,5 @@
 package dev.levee.redis.ratelimiter;
 
-import dev.levee.redis.RedisTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.core.ManualTicker;
@@ -9,6 +8,7 @@ import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimitHeaders;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.ratelimiter.RateLimiterEvent;
+import dev.levee.redis.RedisTestSupport;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.levee.redis.ratelimiter;
 
-import dev.levee.redis.RedisTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.redis.RedisTestSupport;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.stream.Stream;

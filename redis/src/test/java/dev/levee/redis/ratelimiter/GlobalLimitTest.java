@@ -1,12 +1,12 @@
 package dev.levee.redis.ratelimiter;
 
-import dev.levee.redis.RedisTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.core.ManualTicker;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.redis.RedisTestSupport;
 import dev.levee.testing.Concurrently;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;

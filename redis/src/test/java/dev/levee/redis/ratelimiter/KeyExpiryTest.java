@@ -1,11 +1,11 @@
 package dev.levee.redis.ratelimiter;
 
-import dev.levee.redis.RedisTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.redis.RedisTestSupport;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
