@@ -10,7 +10,6 @@ import dev.levee.circuitbreaker.CircuitBreakerEvent.ThresholdExceeded;
 import dev.levee.circuitbreaker.internal.CountWindow;
 import dev.levee.circuitbreaker.internal.SlidingWindow;
 import dev.levee.circuitbreaker.internal.TimeWindow;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
