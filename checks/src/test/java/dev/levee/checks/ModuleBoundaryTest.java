@@ -142,6 +142,6 @@ class ModuleBoundaryTest {
         for (String module : PublishedClasses.MODULES) {
             assertThat(PublishedClasses.names(module)).as(module).isNotEmpty();
         }
-        assertThat(Set.copyOf(PublishedClasses.MODULES)).hasSize(13);
+        assertThat(Set.copyOf(PublishedClasses.MODULES)).hasSize(14);
     }
 }

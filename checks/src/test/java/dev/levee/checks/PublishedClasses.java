@@ -27,7 +27,7 @@ final class PublishedClasses {
     /** The published modules, by the last segment of their root package {@code dev.levee.<module>}. */
     static final List<String> MODULES = List.of(
             "core", "timeout", "retry", "circuitbreaker", "bulkhead", "ratelimiter", "loadshed", "health", "degrade", "http", "config", "micrometer",
-            "chaos");
+            "chaos", "idempotency");
 
     /**
      * Integration modules: they sit on top of the pattern modules (configuration from properties builds

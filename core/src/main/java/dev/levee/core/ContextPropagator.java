@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Carries one kind of thread-bound context (an MDC map, a tracing span, a security context) across
  * a thread hop made by Levee: a thread-pool bulkhead, a synchronous timeout's worker, an asynchronous
- * retry. The current {@link Deadline} is always carried; propagators add the application's own.
+ * retry. The current {@link Deadline} and {@link IdempotencyKey} are always carried; propagators add the
+ * application's own.
  *
  * <p>{@link #capture()} runs on the submitting thread; {@link #restore(Object)} runs on the worker
  * before the task and its scope is closed after it.

@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The context of one thread — its current {@link Deadline} plus whatever the given
- * {@link ContextPropagator}s capture — frozen so it can be restored on another thread.
+ * The context of one thread — its current {@link Deadline} and {@link IdempotencyKey}, plus whatever
+ * the given {@link ContextPropagator}s capture — frozen so it can be restored on another thread.
  *
  * <p>Use it where work hops threads:
  * <pre>{@code
@@ -22,37 +22,41 @@ import org.jspecify.annotations.Nullable;
  * stage.thenApply(snapshot.wrap(this::render));                      // for non-async continuations
  * }</pre>
  *
- * <p>Restoring installs exactly the captured deadline (not the earlier of it and the worker's), and
- * closing the scope restores the worker's own context — every part of it, even when a propagator's
+ * <p>Restoring installs exactly the captured deadline (not the earlier of it and the worker's) and the
+ * captured idempotency key (or none), and closing the scope restores the worker's own context — every part of it, even when a propagator's
  * scope throws on close (that exception is rethrown after everything is restored), so a pooled worker
  * never keeps a captured deadline into its next, unrelated task. Immutable; safe to restore on many threads.
  */
 @SuppressWarnings("try") // scopes are opened for their effect on the thread's context
 public final class ContextSnapshot {
-    private static final ContextSnapshot EMPTY = new ContextSnapshot(null, List.of(), new Object[0]);
+    private static final ContextSnapshot EMPTY = new ContextSnapshot(null, null, List.of(), new Object[0]);
 
     private final @Nullable Deadline deadline;
+    private final @Nullable IdempotencyKey idempotencyKey;
     private final List<ContextPropagator<?>> propagators;
     private final Object[] captured;
 
-    private ContextSnapshot(@Nullable Deadline deadline, List<ContextPropagator<?>> propagators, Object[] captured) {
+    private ContextSnapshot(@Nullable Deadline deadline, @Nullable IdempotencyKey idempotencyKey,
+                            List<ContextPropagator<?>> propagators, Object[] captured) {
         this.deadline = deadline;
+        this.idempotencyKey = idempotencyKey;
         this.propagators = propagators;
         this.captured = captured;
     }
 
     /**
-     * Captures the current thread's deadline.
+     * Captures the current thread's deadline and idempotency key.
      *
      * @return the snapshot
      */
     public static ContextSnapshot capture() {
         Deadline current = Deadline.currentOrNull();
-        return current == null ? EMPTY : new ContextSnapshot(current, List.of(), captured(List.of()));
+        IdempotencyKey key = IdempotencyKey.currentOrNull();
+        return current == null && key == null ? EMPTY : new ContextSnapshot(current, key, List.of(), captured(List.of()));
     }
 
     /**
-     * Captures the current thread's deadline and the contexts of {@code propagators}.
+     * Captures the current thread's deadline, idempotency key and the contexts of {@code propagators}.
      *
      * @param propagators the application's propagators, restored in this order
      * @return the snapshot
@@ -60,7 +64,7 @@ public final class ContextSnapshot {
     public static ContextSnapshot capture(List<? extends ContextPropagator<?>> propagators) {
         Objects.requireNonNull(propagators, "propagators");
         List<ContextPropagator<?>> copy = List.copyOf(propagators);
-        return new ContextSnapshot(Deadline.currentOrNull(), copy, captured(copy));
+        return new ContextSnapshot(Deadline.currentOrNull(), IdempotencyKey.currentOrNull(), copy, captured(copy));
     }
 
     private static Object[] captured(List<ContextPropagator<?>> propagators) {
@@ -81,16 +85,32 @@ public final class ContextSnapshot {
     }
 
     /**
+     * The captured idempotency key.
+     *
+     * @return the key, or null if none was current
+     */
+    public @Nullable IdempotencyKey idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    /**
      * Installs the captured context on the current thread.
      *
      * @return a scope that restores the thread's previous context, in reverse order
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public ContextScope attach() {
-        ContextScope[] scopes = new ContextScope[propagators.size() + 1];
+        // The key's scope is opened only when there is a key to install or one to hide: a snapshot
+        // without a key restored on a thread without one costs nothing more than before keys existed.
+        boolean restoreKey = idempotencyKey != null || IdempotencyKey.currentOrNull() != null;
+        ContextScope[] scopes = new ContextScope[propagators.size() + (restoreKey ? 2 : 1)];
         scopes[0] = Deadline.restore(deadline);
         int opened = 1;
         try {
+            if (restoreKey) {
+                scopes[opened] = IdempotencyKey.restore(idempotencyKey);
+                opened++;
+            }
             for (int i = 0; i < propagators.size(); i++) {
                 scopes[opened] = ((ContextPropagator) propagators.get(i)).restore(captured[i]);
                 opened++;
@@ -205,8 +225,8 @@ public final class ContextSnapshot {
     }
 
     /**
-     * An executor that captures the submitting thread's deadline at each {@code execute} and restores
-     * it around the task.
+     * An executor that captures the submitting thread's deadline and idempotency key at each
+     * {@code execute} and restores them around the task.
      *
      * @param executor the executor that runs the tasks
      * @return the propagating executor
@@ -216,7 +236,7 @@ public final class ContextSnapshot {
     }
 
     /**
-     * An executor that captures the submitting thread's deadline and the contexts of
+     * An executor that captures the submitting thread's deadline, idempotency key and the contexts of
      * {@code propagators} at each {@code execute} and restores them around the task.
      *
      * @param executor the executor that runs the tasks

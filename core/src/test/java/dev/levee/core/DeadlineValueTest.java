@@ -52,4 +52,14 @@ class DeadlineValueTest {
         assertThat(d.remainingNanos()).isPositive().isLessThanOrEqualTo(Duration.ofHours(1).toNanos());
         assertThat(d.isExpired()).isFalse();
     }
+
+    @Test
+    void currentIsTheAttachedDeadline() {
+        Deadline d = Deadline.at(5_000, ticker);
+        assertThat(Deadline.current()).isEmpty();
+        try (ContextScope ignored = d.attach()) {
+            assertThat(Deadline.current()).containsSame(d);
+        }
+        assertThat(Deadline.current()).isEmpty();
+    }
 }

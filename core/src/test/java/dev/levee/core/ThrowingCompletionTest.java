@@ -3,6 +3,7 @@ package dev.levee.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.levee.core.internal.Exceptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -117,5 +118,42 @@ class ThrowingCompletionTest {
         for (int i = 0; i < gates - 1; i++) {
             assertThat(journal).contains("g" + i + ".success(0)");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void anErrorFromAFailureCompletionIsThrownWithTheCallsFailureSuppressed(int gates) {
+        OutOfMemoryError error = new OutOfMemoryError("from a failure completion");
+        ThrowingGate thrower = new ThrowingGate("t") {
+            @Override
+            public void onFailure(long latencyNanos, Throwable failure) {
+                throw error;
+            }
+        };
+        IOException callFailure = new IOException("the call failed");
+        assertThatThrownBy(() -> pipeline(gates, thrower).execute(() -> {
+            throw callFailure;
+        })).isSameAs(error);
+        assertThat(error.getSuppressed()).containsExactly(callFailure);
+        assertThat(callFailure.getSuppressed()).isEmpty();
+        for (int i = 0; i < gates - 1; i++) {
+            assertThat(journal).contains("g" + i + ".failure(IOException)");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void aCompletionRethrowingTheCallsOwnFailureIsNotSuppressedOnItself(int gates) {
+        IOException callFailure = new IOException("the call failed");
+        ThrowingGate thrower = new ThrowingGate("t") {
+            @Override
+            public void onFailure(long latencyNanos, Throwable failure) {
+                throw Exceptions.sneakyThrow(failure);
+            }
+        };
+        assertThatThrownBy(() -> pipeline(gates, thrower).execute(() -> {
+            throw callFailure;
+        })).isSameAs(callFailure);
+        assertThat(callFailure.getSuppressed()).isEmpty();
     }
 }

@@ -202,4 +202,46 @@ class TimeNeedTest {
         assertThat(TimeNeed.START.readsEnd()).isFalse();
         assertThat(TimeNeed.LATENCY.readsEnd()).isTrue();
     }
+
+    @Test
+    void everyRunLengthSharesOneLatencyWhenOneGateNeedsIt() throws Exception {
+        for (int size = 1; size <= 4; size++) { // 1 = the gate's own execute; 2 and 3 unrolled; 4 the loop
+            NeedGate[] gates = new NeedGate[size];
+            for (int i = 0; i < size; i++) {
+                gates[i] = gate("g" + i, i == size - 1 ? TimeNeed.LATENCY : TimeNeed.NONE);
+            }
+            Pipeline pipeline = Pipeline.of((Policy[]) gates);
+            ticker.reads.set(0);
+            pipeline.execute(() -> "ok");
+            assertThat(ticker.reads.get()).as("size %d", size).isEqualTo(2);
+            for (NeedGate g : gates) {
+                assertThat(g.lastLatency).as("size %d", size).isEqualTo(10L);
+            }
+            ticker.reads.set(0);
+            pipeline.executeAsync(() -> CompletableFuture.completedFuture("ok")).toCompletableFuture().join();
+            assertThat(ticker.reads.get()).as("async, size %d", size).isEqualTo(2);
+            for (NeedGate g : gates) {
+                assertThat(g.lastLatency).as("async, size %d", size).isEqualTo(10L);
+            }
+        }
+    }
+
+    @Test
+    void withoutAStartReadingNoEndIsReadEvenIfAGateAsksForLatencyWhenTheCallEnds() throws Exception {
+        for (int size = 1; size <= 4; size++) {
+            NeedGate[] gates = new NeedGate[size];
+            for (int i = 0; i < size; i++) {
+                gates[i] = gate("g" + i, TimeNeed.NONE);
+            }
+            NeedGate last = gates[size - 1];
+            Pipeline pipeline = Pipeline.of((Policy[]) gates);
+            ticker.reads.set(0);
+            pipeline.executeAsync(() -> {
+                last.need = TimeNeed.LATENCY; // e.g. a breaker that turned half-open during the call
+                return CompletableFuture.completedFuture("ok");
+            }).toCompletableFuture().join();
+            assertThat(ticker.reads.get()).as("size %d", size).isZero();
+            assertThat(last.lastLatency).isEqualTo(Gate.NO_READING);
+        }
+    }
 }

@@ -11,7 +11,11 @@
  *   <li>{@link dev.levee.http.HttpStatuses}: transient (408, 425, 429, 500, 502, 503, 504) versus
  *       permanent statuses, as predicates for a retry's results and a breaker's classifier;</li>
  *   <li>{@link dev.levee.http.HttpRetryHints}: the wait a response asks for, with the signature of a
- *       retry's {@code retryAfterExtractor}.</li>
+ *       retry's {@code retryAfterExtractor};</li>
+ *   <li>{@link dev.levee.http.HttpMethods}: which requests may be repeated (RFC 9110 §9.2.2: GET, HEAD,
+ *       OPTIONS, TRACE, PUT, DELETE; POST and PATCH only with an idempotency key);</li>
+ *   <li>{@link dev.levee.http.IdempotencyKeyHeader}: the current idempotency key as the
+ *       {@code Idempotency-Key} field, and the {@code Idempotent-Replayed} answer.</li>
  * </ul>
  * A call to {@code HttpClient.send}, which throws {@code IOException} and
  * {@code InterruptedException}, runs through any policy in one line with core's

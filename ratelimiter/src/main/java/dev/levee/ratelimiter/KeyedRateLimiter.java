@@ -25,9 +25,9 @@ import org.jspecify.annotations.Nullable;
  * All keys share one name, ticker, listener list and counter set, and the keys of one tier share their
  * parameters, so a key's limiter is its algorithm state plus the registry's 8-byte stamp, and is itself
  * the registry's entry (no wrapper): 32 bytes for GCRA, the leaky bucket and the token bucket (one
- * reference and two {@code long}s: the stamp and the state), about 48 for the window counters plus their
- * window object, {@code 16·limit + 80} for the sliding log; plus the map's node and table slot (about
- * 40 bytes) and the key itself (64-bit JVM, compressed oops). Measured at a million keys: see
+ * reference and two {@code long}s: the stamp and the state; the window counters and the sliding log
+ * add their window objects); plus the map's node and table slot (about 40 bytes) and the key itself
+ * (64-bit JVM, compressed oops). Measured at a million keys: see
  * {@code docs/ratelimiter.md}. A key's {@link #forKey} limiter is that same object. An evicted key that
  * returns starts with a full
  * budget, so size {@code maxEntries} above the number of keys active within one period, and set

@@ -22,5 +22,12 @@ public enum GiveUpReason {
     /** The thread was interrupted during a backoff; the interrupt flag is restored. */
     INTERRUPTED,
     /** The asynchronous call's stage was cancelled. */
-    CANCELLED
+    CANCELLED,
+    /**
+     * The call is declared {@link Idempotency#KEYED} but carried no idempotency key (none was current and
+     * the generator made none): repeating it could execute the write twice, so the retry was refused and
+     * the first outcome returned, a {@link MissingIdempotencyKeyException} added to the failure as
+     * suppressed.
+     */
+    NO_IDEMPOTENCY_KEY
 }

@@ -4,6 +4,8 @@ import dev.levee.core.internal.LatencyQuantile;
 import dev.levee.core.Chain;
 import dev.levee.core.CheckedFunction;
 import dev.levee.core.CheckedSupplier;
+import dev.levee.core.ContextScope;
+import dev.levee.core.IdempotencyKey;
 import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Outcome;
 import dev.levee.core.Policy;
@@ -49,6 +51,12 @@ import org.jspecify.annotations.Nullable;
  * that is slow. Each attempt's replica is published ({@link HedgeEvent.ReplicaPicked}) and its outcome
  * recorded in the set (a loser's time counts as a lower bound of its replica's latency).
  *
+ * <p><b>Writes.</b> Declared {@link Idempotency#KEYED} ({@link HedgeConfig.Builder#idempotency}), a hedge
+ * makes one {@link IdempotencyKey} per logical call (unless one is current already: the caller's, or an
+ * outer keyed retry's) and every attempt, on whichever thread it runs, reads that same key; a keyed call
+ * without a key is not hedged ({@link HedgeEvent.RejectedWithoutKey}). Inside a keyed {@link Retry},
+ * the attempts of an {@code IDEMPOTENT} hedge carry the retry's key anyway.
+ *
  * <p><b>Synchronous form.</b> {@link #execute} runs every attempt, the first included, on the config's
  * executor (with the caller's current {@link dev.levee.core.Deadline}) and waits for the winner. If the
  * caller is interrupted while waiting, the attempts are cancelled, the interrupt flag is restored and a
@@ -78,12 +86,15 @@ public final class Hedge implements Policy {
     private final LongAdder hedges = new LongAdder();
     private final LongAdder hedgeWins = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder rejectedWithoutKey = new LongAdder();
+    private final boolean keyed;
 
     private static final String POLICY = "Hedge";
 
     private Hedge(String name, HedgeConfig config) {
         this.config = config;
         this.name = name;
+        this.keyed = config.idempotency() == Idempotency.KEYED;
         if (!config.budgeted()) {
             this.budget = null;
         } else if (config.budget() != null) {
@@ -175,12 +186,22 @@ public final class Hedge implements Policy {
      * @return a snapshot
      */
     public HedgeMetrics metrics() {
-        return new HedgeMetrics(calls.sum(), hedges.sum(), hedgeWins.sum(), rejected.sum());
+        return new HedgeMetrics(calls.sum(), hedges.sum(), hedgeWins.sum(), rejected.sum(), rejectedWithoutKey.sum());
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held only to make the key current while the call's context is captured
     public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
-        HedgeExecution<T> execution = HedgeExecution.sync(this, next, call);
+        ContextScope scope = keyed ? KeyScopes.attach(config.keyGenerator()) : null;
+        if (scope == null) {
+            return await(HedgeExecution.sync(this, next, call));
+        }
+        try (scope) {
+            return await(HedgeExecution.sync(this, next, call));
+        }
+    }
+
+    private <T> T await(HedgeExecution<T> execution) {
         try {
             return execution.result().get();
         } catch (ExecutionException failed) {
@@ -193,8 +214,15 @@ public final class Hedge implements Policy {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held only to make the key current while the call's context is captured
     public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {
-        return HedgeExecution.async(this, next, call).result();
+        ContextScope scope = keyed ? KeyScopes.attach(config.keyGenerator()) : null;
+        if (scope == null) {
+            return HedgeExecution.async(this, next, call).result();
+        }
+        try (scope) {
+            return HedgeExecution.async(this, next, call).result();
+        }
     }
 
     /**
@@ -272,6 +300,13 @@ public final class Hedge implements Policy {
      * @return true if the hedge may start
      */
     boolean tryHedge(int attempt, long delayNanos) {
+        if (keyed && IdempotencyKey.currentOrNull() == null) { // runs in the call's restored context
+            rejectedWithoutKey.increment();
+            if (!listeners.isEmpty()) {
+                listeners.publish(new HedgeEvent.RejectedWithoutKey(name, config.ticker().read(), attempt));
+            }
+            return false;
+        }
         if (budget != null && !budget.tryRetry()) {
             rejected.increment();
             if (!listeners.isEmpty()) {

@@ -29,6 +29,10 @@ import java.util.concurrent.Executor;
  *   <tr><td>{@code asyncExecutor} (asynchronous form: starts hedges when the timer fires)</td>
  *       <td>the default async executor ({@code ForkJoinPool.commonPool()})</td><td>—</td></tr>
  *   <tr><td>{@code ticker}, {@code scheduler}</td><td>system ones</td><td>not null</td></tr>
+ *   <tr><td>{@code idempotency} ({@link Idempotency})</td><td>{@link Idempotency#IDEMPOTENT}</td>
+ *       <td>not null; not {@code NOT_IDEMPOTENT} (a hedge runs the call more than once by design)</td></tr>
+ *   <tr><td>{@code keyGenerator}: a {@code KEYED} call's key when none is current</td>
+ *       <td>{@link IdempotencyKeyGenerator#randomUuid()}</td><td>not null</td></tr>
  * </table>
  * The adaptive default follows Dean and Barroso, "The Tail at Scale": hedge once the first request has
  * been outstanding longer than the 95th percentile, which costs about 5% extra load.
@@ -61,6 +65,8 @@ public final class HedgeConfig {
     private final @Nullable Executor asyncExecutor;
     private final Ticker ticker;
     private final Scheduler scheduler;
+    private final Idempotency idempotency;
+    private final IdempotencyKeyGenerator keyGenerator;
 
     private HedgeConfig(Builder b) {
         this.delayNanos = Deadline.saturatedNanos(b.delay);
@@ -73,6 +79,8 @@ public final class HedgeConfig {
         this.asyncExecutor = b.asyncExecutor;
         this.ticker = b.ticker;
         this.scheduler = b.scheduler;
+        this.idempotency = b.idempotency;
+        this.keyGenerator = b.keyGenerator;
     }
 
     /**
@@ -156,6 +164,16 @@ public final class HedgeConfig {
         return scheduler;
     }
 
+    /** @return whether the call may be run more than once, and how ({@link Idempotency}) */
+    public Idempotency idempotency() {
+        return idempotency;
+    }
+
+    /** @return what makes a {@link Idempotency#KEYED} call's key when none is current */
+    public IdempotencyKeyGenerator keyGenerator() {
+        return keyGenerator;
+    }
+
     /** Builds a {@link HedgeConfig}. Not thread-safe. */
     public static final class Builder {
         private Duration delay = DEFAULT_DELAY;
@@ -168,6 +186,8 @@ public final class HedgeConfig {
         private @Nullable Executor asyncExecutor;
         private Ticker ticker = Ticker.system();
         private Scheduler scheduler = Scheduler.system();
+        private Idempotency idempotency = RetryConfig.DEFAULT_IDEMPOTENCY;
+        private IdempotencyKeyGenerator keyGenerator = RetryConfig.DEFAULT_KEY_GENERATOR;
 
         private Builder() {
         }
@@ -183,6 +203,33 @@ public final class HedgeConfig {
             this.asyncExecutor = c.asyncExecutor;
             this.ticker = c.ticker;
             this.scheduler = c.scheduler;
+            this.idempotency = c.idempotency;
+            this.keyGenerator = c.keyGenerator;
+        }
+
+        /**
+         * Whether the call may run more than once: {@code IDEMPOTENT} (the default) is hedged freely;
+         * {@code KEYED} runs every attempt under one idempotency key per logical call (made by
+         * {@link #keyGenerator} unless the caller attached one), and a call with no key is not hedged;
+         * {@code NOT_IDEMPOTENT} is refused by {@code build()}: a hedge always may run the call twice.
+         *
+         * @param idempotency not null
+         * @return this builder
+         */
+        public Builder idempotency(Idempotency idempotency) {
+            this.idempotency = idempotency;
+            return this;
+        }
+
+        /**
+         * What makes a {@link Idempotency#KEYED} call's key when none is current (default: random UUIDs).
+         *
+         * @param keyGenerator not null
+         * @return this builder
+         */
+        public Builder keyGenerator(IdempotencyKeyGenerator keyGenerator) {
+            this.keyGenerator = keyGenerator;
+            return this;
         }
 
         /**
@@ -325,6 +372,11 @@ public final class HedgeConfig {
             Validate.notNull(policy, "classifier", classifier);
             Validate.notNull(policy, "ticker", ticker);
             Validate.notNull(policy, "scheduler", scheduler);
+            Validate.notNull(policy, "idempotency", idempotency);
+            Validate.check(idempotency != Idempotency.NOT_IDEMPOTENT, policy, "idempotency",
+                    "IDEMPOTENT or KEYED (a hedge runs the call more than once by design; a non-idempotent call "
+                            + "needs an idempotency key: KEYED)", idempotency);
+            Validate.notNull(policy, "keyGenerator", keyGenerator);
             if (executor == null) {
                 executor = HedgeThreads.shared();
             }

@@ -4,7 +4,8 @@ import dev.levee.core.PolicyEvent;
 
 /**
  * What a {@link Hedge} did, as sealed past-tense records: {@link Hedged} (a further attempt started),
- * {@link Rejected} (the budget refused a hedge) and, for calls across a {@link ReplicaSet},
+ * {@link Rejected} (the budget refused a hedge), {@link RejectedWithoutKey} (a keyed call had no
+ * idempotency key) and, for calls across a {@link ReplicaSet},
  * {@link ReplicaPicked} (where an attempt went). Built only when a listener is subscribed
  * ({@link Hedge#onEvent}), on the thread that made the decision.
  */
@@ -30,6 +31,17 @@ public sealed interface HedgeEvent extends PolicyEvent {
      * @param budgetName the refusing budget
      */
     record Rejected(String policyName, long tickerNanos, int attempt, String budgetName) implements HedgeEvent {}
+
+    /**
+     * A hedge of a call declared {@link Idempotency#KEYED} was not started because the call carried no
+     * idempotency key; the first attempt still answers the call. Counted in {@code levee.hedge.rejected}
+     * with {@code kind} = {@value MissingIdempotencyKeyException#REJECTED_KIND}.
+     *
+     * @param policyName the policy
+     * @param tickerNanos when
+     * @param attempt the hedge that was not started (2 for the first hedge)
+     */
+    record RejectedWithoutKey(String policyName, long tickerNanos, int attempt) implements HedgeEvent {}
 
     /**
      * An attempt of a call across a {@link ReplicaSet} was sent to {@code replica}

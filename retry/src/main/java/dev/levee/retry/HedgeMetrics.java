@@ -6,6 +6,10 @@ package dev.levee.retry;
  * @param calls calls made through the hedge
  * @param hedges extra attempts started
  * @param hedgeWins calls answered by an extra attempt rather than the first
- * @param rejected hedges the budget refused (the {@code levee.hedge.rejected} counter)
+ * @param rejected hedges the budget refused (the {@code levee.hedge.rejected} counter, {@code kind}
+ *        {@value RetryBudget#REJECTED_KIND})
+ * @param rejectedWithoutKey hedges not started because a call declared {@link Idempotency#KEYED} carried
+ *        no idempotency key ({@code levee.hedge.rejected}, {@code kind}
+ *        {@value MissingIdempotencyKeyException#REJECTED_KIND})
  */
-public record HedgeMetrics(long calls, long hedges, long hedgeWins, long rejected) {}
+public record HedgeMetrics(long calls, long hedges, long hedgeWins, long rejected, long rejectedWithoutKey) {}

@@ -19,7 +19,8 @@ import java.util.Objects;
  *   <tr><td>{@code levee.hedge.hedges}</td><td>counter</td><td></td></tr>
  *   <tr><td>{@code levee.hedge.wins}</td><td>counter</td><td></td></tr>
  *   <tr><td>{@code levee.hedge.rejected}</td><td>counter</td><td>{@code kind} =
- *       {@value RetryBudget#REJECTED_KIND}: hedges the budget refused</td></tr>
+ *       {@value RetryBudget#REJECTED_KIND}: hedges the budget refused; {@code kind} =
+ *       {@value MissingIdempotencyKeyException#REJECTED_KIND}: hedges of keyed calls without a key</td></tr>
  * </table>
  * Counters read the hedges' own {@code LongAdder}s at scrape time; nothing is added to the call path.
  */
@@ -56,6 +57,9 @@ public final class HedgeMetricsBinder implements MeterBinder {
             FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), hedge, h -> h.metrics().rejected())
                     .tags(name.and(MetricNames.TAG_KIND, RetryBudget.REJECTED_KIND))
                     .description("Hedges refused by the retry budget").register(registry);
+            FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), hedge, h -> h.metrics().rejectedWithoutKey())
+                    .tags(name.and(MetricNames.TAG_KIND, MissingIdempotencyKeyException.REJECTED_KIND))
+                    .description("Hedges not started because a keyed call carried no idempotency key").register(registry);
         }
     }
 }

@@ -4,7 +4,9 @@ import dev.levee.core.Chain;
 import dev.levee.core.CheckedFunction;
 import dev.levee.core.CheckedSupplier;
 import dev.levee.core.Classifier;
+import dev.levee.core.ContextScope;
 import dev.levee.core.Deadline;
+import dev.levee.core.IdempotencyKey;
 import dev.levee.core.internal.EventListeners;
 import dev.levee.core.Outcome;
 import dev.levee.core.Policy;
@@ -18,6 +20,7 @@ import dev.levee.core.internal.Exceptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -68,6 +71,19 @@ import org.jspecify.annotations.Nullable;
  * replica is published ({@link RetryEvent.ReplicaPicked}) and its outcome recorded in the set, which
  * ejects replicas that keep failing.
  *
+ * <p><b>Writes: idempotency keys.</b> A retry is told whether its call may be repeated
+ * ({@link RetryConfig.Builder#idempotency}, {@link Idempotency}). A {@link Idempotency#KEYED} retry makes
+ * one {@link IdempotencyKey} per logical call before the first attempt — or takes the one already
+ * current: the caller's own ({@code IdempotencyKey.of(orderId).attach()}) or an outer keyed layer's — and
+ * keeps it current for every attempt, on every thread the call's attempts run on (asynchronous
+ * attempts, hedges and thread-mode timeouts inside restore it): the call reads it with
+ * {@link IdempotencyKey#current()} and sends it ({@code levee-http} writes the {@code Idempotency-Key}
+ * field). A keyed call that has no key (the generator made none) is never repeated: the retry is refused
+ * at the first retry decision ({@link GiveUpReason#NO_IDEMPOTENCY_KEY}, {@link RetryEvent.RejectedWithoutKey},
+ * {@code levee.retry.rejected{kind=no_idempotency_key}}) and the first failure comes out unchanged, with a
+ * {@link MissingIdempotencyKeyException} as suppressed. A {@link Idempotency#NOT_IDEMPOTENT} config with
+ * more than one attempt is refused by {@code build()}.
+ *
  * <p><b>Guarantees.</b>
  * <ul>
  *   <li>Giving up rethrows the last failure, the same instance, or returns the last result when the
@@ -97,7 +113,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Cost.</b> A call that succeeds at the first attempt allocates nothing and takes no lock: one
  * call of the chain and one {@code LongAdder} increment; with a budget (the default), also a
  * thread-local read and one CAS on a striped counter to deposit, no clock read. Everything else (delay computation, events, logs) happens only
- * on the retry path.
+ * on the retry path. A retry that is not {@code KEYED} never touches the idempotency key; a {@code KEYED}
+ * one pays per call one thread-local read, and, when it makes the key, the generator (a 36-character
+ * UUID string) and one scope object.
  *
  * <p>Thread-safe; build once, use for every call.
  */
@@ -142,6 +160,10 @@ public final class Retry implements Policy {
     private final Ticker ticker;
     private final RandomSource random;
     private final EventListeners<RetryEvent> listeners = new EventListeners<>();
+    /** Declared {@link Idempotency#KEYED}: each call carries a key, made by {@link #keyGenerator} if needed. */
+    private final boolean keyed;
+    private final IdempotencyKeyGenerator keyGenerator;
+    private final AtomicBoolean warnedWithoutKey = new AtomicBoolean();
 
     private final LongAdder successWithoutRetry = new LongAdder();
     private final LongAdder successWithRetry = new LongAdder();
@@ -149,6 +171,7 @@ public final class Retry implements Policy {
     private final LongAdder failedWithRetry = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder rejectedWithoutKey = new LongAdder();
 
     private Retry(String name, RetryConfig config) {
         this.config = config;
@@ -169,6 +192,8 @@ public final class Retry implements Policy {
         this.logLevel = config.logLevel();
         this.ticker = config.ticker();
         this.random = config.random();
+        this.keyed = config.idempotency() == Idempotency.KEYED;
+        this.keyGenerator = config.keyGenerator();
         if (!config.budgeted()) {
             this.budget = null;
         } else if (config.budget() != null) {
@@ -246,11 +271,31 @@ public final class Retry implements Policy {
      */
     public RetryMetrics metrics() {
         return new RetryMetrics(successWithoutRetry.sum(), successWithRetry.sum(), failedWithoutRetry.sum(),
-                failedWithRetry.sum(), retries.sum(), rejected.sum());
+                failedWithRetry.sum(), retries.sum(), rejected.sum(), rejectedWithoutKey.sum());
     }
 
     @Override
     public <T, E extends Throwable> T execute(Chain next, CheckedSupplier<T, E> call) throws E {
+        if (keyed) {
+            return executeKeyed(next, call);
+        }
+        return executeAttempts(next, call);
+    }
+
+    /** A {@link Idempotency#KEYED} call: its key is current for the whole call, every attempt included. */
+    @SuppressWarnings("try") // the scope is held only to make the key current
+    private <T, E extends Throwable> T executeKeyed(Chain next, CheckedSupplier<T, E> call) throws E {
+        ContextScope scope = KeyScopes.attach(keyGenerator);
+        if (scope == null) {
+            return executeAttempts(next, call);
+        }
+        try (scope) {
+            return executeAttempts(next, call);
+        }
+    }
+
+
+    private <T, E extends Throwable> T executeAttempts(Chain next, CheckedSupplier<T, E> call) throws E {
         RetryBudget budget = this.budget;
         int[] depth = budget != null ? budget.enterNested() : NO_DEPTH;
         try {
@@ -387,6 +432,9 @@ public final class Retry implements Policy {
             if (attempt >= maxAttempts) {
                 return code(GiveUpReason.MAX_ATTEMPTS);
             }
+            if (keyed && IdempotencyKey.currentOrNull() == null) {
+                return refusedWithoutKey(attempt, failure, result);
+            }
             delay = -1L;
             if (intervalFunction != null) {
                 // A negative answer falls back to the backoff: never a silent zero (a hot loop).
@@ -443,6 +491,37 @@ public final class Retry implements Policy {
         LOG.warn("Retry '{}': a retry callback threw; not retrying, the call's own outcome is kept ({})", name,
                 failure != null ? failure.toString() : "result " + result, callbackFailure);
         return code(GiveUpReason.NOT_RETRYABLE);
+    }
+
+    /**
+     * A keyed call without a key would be repeated: refuse. The call's failure comes out unchanged, with
+     * the reason as suppressed (added once, so a failure instance thrown again and again does not grow);
+     * the first refusal of this retry is logged at WARN (a missing key is a bug to fix, not a state to
+     * report per call).
+     */
+    private long refusedWithoutKey(int attempt, @Nullable Throwable failure, @Nullable Object result) {
+        rejectedWithoutKey.increment();
+        if (failure != null && !carriesRefusal(failure)) {
+            failure.addSuppressed(new MissingIdempotencyKeyException(name));
+        }
+        if (warnedWithoutKey.compareAndSet(false, true)) {
+            LOG.warn("Retry '{}': a call declared KEYED carried no idempotency key; not retried, its first outcome "
+                    + "is returned ({}). Attach the caller's key or configure a key generator; logged once",
+                    name, failure != null ? failure.toString() : "result " + result);
+        }
+        if (!listeners.isEmpty()) {
+            listeners.publish(new RetryEvent.RejectedWithoutKey(name, ticker.read(), attempt, failure, result));
+        }
+        return code(GiveUpReason.NO_IDEMPOTENCY_KEY);
+    }
+
+    private static boolean carriesRefusal(Throwable failure) {
+        for (Throwable suppressed : failure.getSuppressed()) {
+            if (suppressed instanceof MissingIdempotencyKeyException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The backoff for this failure: the first matching per-type backoff, else the config's. */
@@ -560,8 +639,20 @@ public final class Retry implements Policy {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held only to make the key current while the context is captured
     public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {
-        return AsyncRetry.start(this, next, call);
+        if (!keyed) {
+            return AsyncRetry.start(this, next, call);
+        }
+        // The first attempt starts here, and the call's context (key included) is captured here for the
+        // later attempts, which restore it on the executor's threads.
+        ContextScope scope = KeyScopes.attach(keyGenerator);
+        if (scope == null) {
+            return AsyncRetry.start(this, next, call);
+        }
+        try (scope) {
+            return AsyncRetry.start(this, next, call);
+        }
     }
 
     @Override

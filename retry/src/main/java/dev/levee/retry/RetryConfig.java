@@ -44,6 +44,11 @@ import org.slf4j.event.Level;
  *       <td>system ones, thread-local randomness</td><td>not null</td></tr>
  *   <tr><td>{@code executor} of asynchronous attempts after a backoff</td>
  *       <td>the first attempt's stage's default async executor</td><td>—</td></tr>
+ *   <tr><td>{@code idempotency}: may the call be repeated ({@link Idempotency})</td>
+ *       <td>{@link Idempotency#IDEMPOTENT}</td><td>not null; {@code NOT_IDEMPOTENT} needs
+ *       {@code maxAttempts} 1</td></tr>
+ *   <tr><td>{@code keyGenerator}: a {@code KEYED} call's key when none is current</td>
+ *       <td>{@link IdempotencyKeyGenerator#randomUuid()}</td><td>not null</td></tr>
  * </table>
  * The defaults follow published practice: three attempts (resilience4j, Polly), exponential backoff
  * with full jitter (the AWS Architecture Blog's recommendation), and a retry budget: the seeds treat
@@ -81,6 +86,14 @@ public final class RetryConfig {
     public static final boolean DEFAULT_BUDGETED = true;
     /** Default longest {@code retryAfter} hint worth waiting for. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(10);
+    /**
+     * Default declaration: {@link Idempotency#IDEMPOTENT}, the call may be repeated (the seeds' rule is to
+     * retry only such calls; Levee cannot see a call, so writes must be declared {@code KEYED} or
+     * {@code NOT_IDEMPOTENT}).
+     */
+    public static final Idempotency DEFAULT_IDEMPOTENCY = Idempotency.IDEMPOTENT;
+    /** Default key generator of {@link Idempotency#KEYED} calls: random version-4 UUIDs (Stripe's advice). */
+    public static final IdempotencyKeyGenerator DEFAULT_KEY_GENERATOR = IdempotencyKeyGenerator.randomUuid();
 
     private static final String POLICY = "Retry";
     private static final RetryConfig DEFAULTS = new Builder().build();
@@ -105,6 +118,8 @@ public final class RetryConfig {
     private final Scheduler scheduler;
     private final RandomSource random;
     private final @Nullable Executor executor;
+    private final Idempotency idempotency;
+    private final IdempotencyKeyGenerator keyGenerator;
 
     private RetryConfig(Builder b, Classifier classifier) {
         this.maxAttempts = b.maxAttempts;
@@ -127,6 +142,8 @@ public final class RetryConfig {
         this.scheduler = b.scheduler;
         this.random = b.random;
         this.executor = b.executor;
+        this.idempotency = b.idempotency;
+        this.keyGenerator = b.keyGenerator;
     }
 
     /**
@@ -291,6 +308,16 @@ public final class RetryConfig {
         return executor;
     }
 
+    /** @return whether the call may be repeated, and how ({@link Idempotency}) */
+    public Idempotency idempotency() {
+        return idempotency;
+    }
+
+    /** @return what makes a {@link Idempotency#KEYED} call's key when none is current */
+    public IdempotencyKeyGenerator keyGenerator() {
+        return keyGenerator;
+    }
+
     /** Builds a {@link RetryConfig}. Not thread-safe. */
     public static final class Builder {
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
@@ -314,6 +341,8 @@ public final class RetryConfig {
         private Scheduler scheduler = Scheduler.system();
         private RandomSource random = RandomSource.threadLocal();
         private @Nullable Executor executor;
+        private Idempotency idempotency = DEFAULT_IDEMPOTENCY;
+        private IdempotencyKeyGenerator keyGenerator = DEFAULT_KEY_GENERATOR;
 
         private Builder() {
         }
@@ -339,6 +368,40 @@ public final class RetryConfig {
             this.scheduler = c.scheduler;
             this.random = c.random;
             this.executor = c.executor;
+            this.idempotency = c.idempotency;
+            this.keyGenerator = c.keyGenerator;
+        }
+
+        /**
+         * Whether the call may be repeated ({@link Idempotency}): {@code IDEMPOTENT} (the default) is
+         * retried freely; {@code KEYED} is retried under one idempotency key per logical call, made by
+         * {@link #keyGenerator} unless the caller attached one; {@code NOT_IDEMPOTENT} is never repeated
+         * ({@code build()} refuses {@code maxAttempts} above 1).
+         *
+         * <pre>{@code
+         * RetryConfig charges = RetryConfig.builder().idempotency(Idempotency.KEYED).build();
+         * }</pre>
+         *
+         * @param idempotency not null
+         * @return this builder
+         */
+        public Builder idempotency(Idempotency idempotency) {
+            this.idempotency = idempotency;
+            return this;
+        }
+
+        /**
+         * What makes a {@link Idempotency#KEYED} call's key, once per logical call, when none is current
+         * (the default: {@link IdempotencyKeyGenerator#randomUuid()};
+         * {@link IdempotencyKeyGenerator#callerSupplied()} requires the caller's own). Ignored unless
+         * {@code KEYED}.
+         *
+         * @param keyGenerator not null
+         * @return this builder
+         */
+        public Builder keyGenerator(IdempotencyKeyGenerator keyGenerator) {
+            this.keyGenerator = keyGenerator;
+            return this;
         }
 
         /**
@@ -731,6 +794,13 @@ public final class RetryConfig {
             Validate.notNull(policy, "sleeper", sleeper);
             Validate.notNull(policy, "scheduler", scheduler);
             Validate.notNull(policy, "random", random);
+            Validate.notNull(policy, "idempotency", idempotency);
+            Validate.notNull(policy, "keyGenerator", keyGenerator);
+            // Certain at build time: a call declared not idempotent, with no key, must not be repeated.
+            Validate.check(idempotency != Idempotency.NOT_IDEMPOTENT || maxAttempts == 1, policy, "maxAttempts",
+                    "1 when idempotency is NOT_IDEMPOTENT (a repeated non-idempotent call without a key can execute "
+                            + "twice; declare KEYED to retry it under an idempotency key)",
+                    maxAttempts == UNLIMITED_ATTEMPTS ? "unlimited" : maxAttempts);
             Classifier effective = retryOnResult == null ? classifier : classifier.toBuilder().failOnResult(retryOnResult).build();
             return new RetryConfig(this, effective);
         }

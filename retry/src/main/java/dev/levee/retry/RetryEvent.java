@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Retry} did, as sealed past-tense records: {@link Retried}, {@link Succeeded},
- * {@link GaveUp}, {@link Rejected} (the budget refused a retry) and, for calls across a
+ * {@link GaveUp}, {@link Rejected} (the budget refused a retry), {@link RejectedWithoutKey} (a keyed
+ * call had no idempotency key) and, for calls across a
  * {@link ReplicaSet}, {@link ReplicaPicked} (where an attempt went). Built only when a listener is
  * subscribed ({@link Retry#onEvent}), on the thread that made the decision. A {@link Hedge} publishes
  * {@link HedgeEvent}s.
@@ -58,6 +59,21 @@ public sealed interface RetryEvent extends PolicyEvent {
      * @param budgetName the refusing budget
      */
     record Rejected(String policyName, long tickerNanos, int attempt, String budgetName) implements RetryEvent {}
+
+    /**
+     * A retry of a call declared {@link Idempotency#KEYED} was refused because the call carried no
+     * idempotency key: repeating it could execute the write twice. The caller got the first outcome at
+     * once (followed by {@link GaveUp} with {@link GiveUpReason#NO_IDEMPOTENCY_KEY}). Counted in
+     * {@code levee.retry.rejected} with {@code kind} = {@value MissingIdempotencyKeyException#REJECTED_KIND}.
+     *
+     * @param policyName the policy
+     * @param tickerNanos when
+     * @param attempt the attempt that failed, 1 for the first
+     * @param failure what the attempt threw, or null for a failed result
+     * @param result the failed result, or null
+     */
+    record RejectedWithoutKey(String policyName, long tickerNanos, int attempt, @Nullable Throwable failure,
+                              @Nullable Object result) implements RetryEvent {}
 
     /**
      * An attempt of a call across a {@link ReplicaSet} was sent to {@code replica}

@@ -23,7 +23,9 @@ import java.util.function.ToDoubleFunction;
  *       {@code failed_with_retry}</td></tr>
  *   <tr><td>{@code levee.retry.retries}</td><td>counter</td><td></td></tr>
  *   <tr><td>{@code levee.retry.rejected}</td><td>counter</td><td>{@code kind} =
- *       {@value RetryBudget#REJECTED_KIND}: retries the budget refused</td></tr>
+ *       {@value RetryBudget#REJECTED_KIND}: retries the budget refused; {@code kind} =
+ *       {@value MissingIdempotencyKeyException#REJECTED_KIND}: retries refused because a keyed call
+ *       carried no idempotency key</td></tr>
  *   <tr><td>{@code levee.retry.budget.available}</td><td>gauge</td><td>(only for a retry with a budget:
  *       retries its budget would allow now)</td></tr>
  * </table>
@@ -67,6 +69,9 @@ public final class RetryMetricsBinder implements MeterBinder {
         FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), retry, r -> r.metrics().rejected())
                 .tags(name.and(MetricNames.TAG_KIND, RetryBudget.REJECTED_KIND))
                 .description("Retries refused by the retry budget").register(registry);
+        FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), retry, r -> r.metrics().rejectedWithoutKey())
+                .tags(name.and(MetricNames.TAG_KIND, MissingIdempotencyKeyException.REJECTED_KIND))
+                .description("Retries refused because a keyed call carried no idempotency key").register(registry);
         RetryBudget budget = retry.budget();
         if (budget != null) {
             Gauge.builder(MetricNames.name(PATTERN, "budget.available"), budget, RetryBudget::available)

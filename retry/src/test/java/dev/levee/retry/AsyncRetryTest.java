@@ -82,7 +82,7 @@ class AsyncRetryTest {
         assertThat(call.stages).hasSize(2);
         scheduler.advance(Duration.ofMillis(100));
         assertThat(result.getNow(null)).isEqualTo("ok");
-        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 0, 2, 0));
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 0, 2, 0, 0));
     }
 
     @Test

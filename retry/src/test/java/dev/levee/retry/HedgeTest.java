@@ -62,7 +62,7 @@ class HedgeTest {
         assertThat(scheduler.pending()).as("the hedge timer is cancelled").isZero();
         scheduler.advance(Duration.ofSeconds(1));
         assertThat(attempts.futures).hasSize(1);
-        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(1, 0, 0, 0));
+        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(1, 0, 0, 0, 0));
     }
 
     @Test
@@ -80,7 +80,7 @@ class HedgeTest {
         assertThat(result.getNow(null)).isEqualTo("hedge");
         assertThat(attempts.futures.get(0)).isCancelled();
         assertThat(events).containsExactly(new HedgeEvent.Hedged("hedge", 50 * MS, 2, 50 * MS));
-        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(1, 1, 1, 0));
+        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(1, 1, 1, 0, 0));
     }
 
     @Test
@@ -132,7 +132,7 @@ class HedgeTest {
             assertThat(result).isCompleted();
         }
         assertThat(hedged).isEqualTo(3);
-        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(6, 3, 0, 3));
+        assertThat(hedge.metrics()).isEqualTo(new HedgeMetrics(6, 3, 0, 3, 0));
     }
 
     @Test

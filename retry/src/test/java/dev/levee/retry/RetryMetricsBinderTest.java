@@ -86,7 +86,10 @@ class RetryMetricsBinderTest {
             assertThat(meter.getId().getName()).matches("levee\\.(retry|hedge)\\.[a-z.]+");
             meter.getId().getTags().forEach(tag -> assertThat(tagKeys).contains(tag.getKey()));
         });
-        assertThat(registry.find("levee.retry.rejected").meters()).hasSize(2);
-        assertThat(registry.find("levee.hedge.rejected").meters()).hasSize(1);
+        // two kinds per retry and per hedge: the budget's refusals and keyed calls without a key (issue 23)
+        assertThat(registry.find("levee.retry.rejected").meters()).hasSize(4);
+        assertThat(registry.find("levee.retry.rejected").tag("kind", "no_idempotency_key").meters()).hasSize(2);
+        assertThat(registry.find("levee.hedge.rejected").meters()).hasSize(2);
+        assertThat(registry.find("levee.hedge.rejected").tag("kind", "no_idempotency_key").meters()).hasSize(1);
     }
 }

@@ -65,7 +65,7 @@ class RetryTest {
         assertThat(retry.execute(call)).isEqualTo("ok");
         assertThat(call.calls).isEqualTo(1);
         assertThat(ticker.read()).isEqualTo(1_000 * MS);
-        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(1, 0, 0, 0, 0, 0));
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(1, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
@@ -75,7 +75,7 @@ class RetryTest {
         assertThat(retry.execute(call)).isEqualTo("ok");
         assertThat(call.calls).isEqualTo(3);
         assertThat(ticker.read()).isEqualTo(1_200 * MS);
-        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 0, 2, 0));
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 0, 2, 0, 0));
     }
 
     @Test
@@ -86,7 +86,7 @@ class RetryTest {
         retry.onEvent(events::add);
         assertThatThrownBy(() -> retry.execute(call)).isSameAs(call.thrown.get(3));
         assertThat(call.calls).isEqualTo(4);
-        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 0, 0, 1, 3, 0));
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 0, 0, 1, 3, 0, 0));
         assertThat(events).hasSize(4);
         assertThat(events.get(0)).isEqualTo(new RetryEvent.Retried("test", 1_000 * MS, 1, 100 * MS, call.thrown.get(0), null));
         assertThat(events.get(3)).isEqualTo(new RetryEvent.GaveUp("test", 1_300 * MS, 4, GiveUpReason.MAX_ATTEMPTS,
@@ -168,7 +168,7 @@ class RetryTest {
         AtomicInteger always = new AtomicInteger();
         assertThat(retry.execute(() -> 500 + always.getAndIncrement())).isEqualTo(502);
         assertThat(always).hasValue(3);
-        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 1, 4, 0));
+        assertThat(retry.metrics()).isEqualTo(new RetryMetrics(0, 1, 0, 1, 4, 0, 0));
     }
 
     @Test

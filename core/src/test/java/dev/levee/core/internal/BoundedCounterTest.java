@@ -136,4 +136,31 @@ class BoundedCounterTest {
         assertThat(c.get()).isZero();
         assertThat(c.decrement()).isEqualTo(BoundedCounter.NOT_HELD);
     }
+
+    @Test
+    void theRecheckingFormAdmitsUpToTheLimitItReadsAndGivesBackAboveIt() {
+        BoundedCounter c = new BoundedCounter();
+        AtomicInteger gaveBack = new AtomicInteger();
+        assertThat(c.isRetired()).isFalse();
+        assertThat(c.tryIncrement(() -> 2, gaveBack::incrementAndGet)).isEqualTo(1);
+        assertThat(c.tryIncrement(() -> 2, gaveBack::incrementAndGet)).isEqualTo(2);   // exactly at the limit
+        assertThat(c.tryIncrement(() -> 2, gaveBack::incrementAndGet)).isEqualTo(-1);
+        assertThat(gaveBack).hasValue(0);
+        // The limit drops between the CAS and the re-check: the permit goes back, then the retry fails.
+        AtomicInteger reads = new AtomicInteger();
+        BoundedCounter d = new BoundedCounter();
+        assertThat(d.tryIncrement(() -> reads.getAndIncrement() == 0 ? 5 : 0, gaveBack::incrementAndGet)).isEqualTo(-1);
+        assertThat(gaveBack).hasValue(1);
+        assertThat(d.get()).isZero();
+    }
+
+    @Test
+    void aRetiredCounterRefusesDecrementsAndStaysRetired() {
+        BoundedCounter c = new BoundedCounter();
+        assertThat(c.retire()).isTrue();
+        assertThat(c.isRetired()).isTrue();
+        assertThat(c.decrement()).isEqualTo(BoundedCounter.NOT_HELD);
+        assertThat(c.isRetired()).isTrue();
+        assertThat(c.tryIncrement(10)).isEqualTo(-1);
+    }
 }

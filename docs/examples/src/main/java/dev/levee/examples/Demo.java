@@ -48,6 +48,8 @@ public final class Demo {
         DegradeDemo.run(out);
         section(out, "Chaos: fault injection into a pipeline");
         ChaosDemo.run(out);
+        section(out, "Idempotency: a retried charge is replayed, not charged twice");
+        IdempotencyDemo.run(out);
         section(out, "Core: pipelines, the permit protocol, deadlines");
         CoreExamples.run(out);
     }

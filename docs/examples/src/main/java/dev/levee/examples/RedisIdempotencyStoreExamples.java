@@ -1,5 +1,7 @@
 package dev.levee.examples;
 
+import dev.levee.idempotency.IdempotencyGuard;
+import dev.levee.idempotency.IdempotencyGuardConfig;
 import dev.levee.redis.idempotency.RedisIdempotencyStore;
 import dev.levee.redis.idempotency.RedisIdempotencyStoreConfig;
 import io.lettuce.core.ClientOptions;
@@ -48,5 +50,16 @@ public final class RedisIdempotencyStoreExamples {
     public static RedisIdempotencyStore paymentsStore(RedisClient client) {
         StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
         return RedisIdempotencyStore.of("payments", paymentsConfig(), connection);
+    }
+
+    /**
+     * The charges guard of one service instance, on the shared store: every instance's guard sees the
+     * same records, so a retry that reaches another instance is replayed, not executed again.
+     *
+     * @param store the shared store
+     * @return the guard
+     */
+    public static IdempotencyGuard chargesGuard(RedisIdempotencyStore store) {
+        return IdempotencyGuard.of("charges", IdempotencyGuardConfig.builder().store(store).build());
     }
 }

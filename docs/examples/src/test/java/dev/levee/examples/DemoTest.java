@@ -53,6 +53,16 @@ class DemoTest {
         assertThat(output).contains("t=19s up    ok            -> fresh page v19");
         assertThat(output).contains("answered: 1000 of 1000 with one database load; keys left in flight: 0");
         assertThat(output).contains("load 0.75: level 1 recs off reviews on");
+        // Idempotency: deterministic (manual time, seeded tokens); the burst uses real threads, counts only.
+        assertThat(output).contains("=== Idempotency",
+                "retry, same key (response was lost) -> REPLAYED 201 {\"id\":\"ch_1\",\"request\":10} [Idempotent-Replayed: true]",
+                "same key, another amount {99 EUR}   -> MISMATCH 422",
+                "duplicate while k-2 runs (15 s in)  -> IN_PROGRESS 409", "[Retry-After: 45]",
+                "60 s later, the lease has lapsed    -> EXECUTED 201 {\"id\":\"ch_5\",\"request\":30} (lease takeovers: 1)",
+                "no key                              -> BAD_KEY 400 Idempotency-Key missing.",
+                "store down, fail closed (default)   -> STORE_UNAVAILABLE 503",
+                "charges made: 6 ",
+                "100 concurrent duplicates (waiting mode): 1 charge, 1 distinct response");
         assertThat(output).contains("GET /health/ready -> 503 {\"level\":\"readiness\",\"status\":\"unhealthy\"}");
     }
 }

@@ -162,7 +162,8 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
                 }
                 ctx.rejected(permits, retryAfter, now);
                 if (into != null) {
-                    into.set(false, limit, 0L, retryAfter, resetAfter(c, p, now));
+                    // Fewer permits than asked may still be left: report them, as the other algorithms do.
+                    into.set(false, limit, remaining(c, p, now), retryAfter, resetAfter(c, p, now));
                 }
                 return EncodedWait.refused(retryAfter);
             }

@@ -358,7 +358,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     /** A positive duration in whole milliseconds, rounded up, at most {@link #MAX_MILLIS}, as ASCII. */
-    private static byte[] millis(String what, Duration d) {
+    static byte[] millis(String what, Duration d) {
         Objects.requireNonNull(d, what);
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(what + " must be positive but was " + d);
