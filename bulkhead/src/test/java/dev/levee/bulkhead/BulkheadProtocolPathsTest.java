@@ -205,6 +205,7 @@ class BulkheadProtocolPathsTest {
     @Test
     void aRetiredBulkheadRefusesAsyncCallersWithTheRetiredRejection() {
         Bulkhead b = bulkhead(1, WAIT, false);
+        assertThat(b.isRetired()).isFalse();
         assertThat(b.retire()).isTrue();
         assertThat(b.isRetired()).isTrue();
         assertThat(failureOf(b.acquireAsync(ticker.read()))).isInstanceOf(Bulkhead.RetiredException.class);
@@ -222,5 +223,19 @@ class BulkheadProtocolPathsTest {
         assertThat(b.waitingCount()).isZero();
         assertThat(scheduler.pending()).isZero();
         assertThat(b.rejectedCount()).isEqualTo(2);
+    }
+
+    @Test
+    void takingTheLastSlotDoesNotEndASaturationEpisode() {
+        Bulkhead b = Bulkhead.of("s", BulkheadConfig.builder().maxConcurrentCalls(1)
+                .saturationWarning(Duration.ofSeconds(1)).ticker(ticker).build());
+        b.tryAcquire();
+        b.tryAcquire();                              // the episode starts
+        ticker.advance(Duration.ofSeconds(1));
+        b.tryAcquire();                              // reported
+        assertThat(b.isSaturationReported()).isTrue();
+        b.onSuccess(0);
+        assertThat(b.tryAcquire()).isTrue();         // 1 of 1 inside: still saturated
+        assertThat(b.isSaturationReported()).isTrue();
     }
 }

@@ -95,6 +95,7 @@ class BulkheadWaitTest {
                 .hasMessageContaining("no slot freed in time");
         assertThat(b.waitingCount()).isZero();
         assertThat(b.activeCount()).isEqualTo(1);
+        assertThat(b.rejectedCount()).as("the expired wait counts as a rejection").isEqualTo(1);
     }
 
     @Test
@@ -161,5 +162,32 @@ class BulkheadWaitTest {
         b.resize(3);
         assertThat(first.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(second.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void anInterruptedWaiterCountsAsARejection() throws Exception {
+        Bulkhead b = fullBulkhead(Duration.ofHours(1));
+        CompletableFuture<Boolean> outcome = acquireOnThread(b, null, new AtomicBoolean());
+        await().atMost(BOUND).until(() -> b.waitingCount() == 1);
+        Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("waiter") && t.isAlive()).findFirst().orElseThrow().interrupt();
+        assertThatThrownBy(() -> outcome.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+                .cause().isInstanceOf(BulkheadFullException.class);
+        assertThat(b.rejectedCount()).isEqualTo(1);
+    }
+
+    /**
+     * On the system ticker a waiter parks for its whole remaining wait: only the signal that growing the
+     * limit sends can wake it before its hour is up.
+     */
+    @Test
+    void growingTheLimitWakesASynchronousWaiterAtOnce() throws Exception {
+        Bulkhead b = Bulkhead.of("grow", BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofHours(1)).build());
+        assertThat(b.tryAcquire()).isTrue();
+        CompletableFuture<Boolean> admitted = acquireOnThread(b, null, null);
+        await().atMost(BOUND).until(() -> b.waitingCount() == 1);
+        b.resize(2);
+        assertThat(admitted.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(b.activeCount()).isEqualTo(1);
     }
 }

@@ -113,6 +113,9 @@ class ShuffleShardingSpecTest {
         }
         assertThat(bulkhead.tryAcquire(key, Gate.NO_READING)).isNull();
         assertThat(bulkhead.rejectedCount()).isEqualTo(1);
+        for (int p : order) {
+            assertThat(partitions.get(p).rejectedCount()).as("a full partition is not even tried").isZero();
+        }
     }
 
     @Test

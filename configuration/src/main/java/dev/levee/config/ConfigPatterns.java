@@ -28,6 +28,7 @@ import dev.levee.retry.RetryConfig;
 import dev.levee.timeout.AdaptiveTimeoutConfig;
 import dev.levee.timeout.TimeoutBudgetConfig;
 import dev.levee.timeout.TimeoutConfig;
+import dev.levee.idempotency.IdempotencyGuardConfig;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +50,8 @@ final class ConfigPatterns {
                 ConcurrencyLimiterConfig.class, ClientThrottleConfig.class, AdaptiveLoadShedderConfig.class,
                 PidShedderConfig.class, PriorityShedderConfig.class, CoDelQueueConfig.class, DeadlineAwareQueueConfig.class,
                 HealthCheckConfig.class, HealthCheckerConfig.class, HealthEndpointConfig.class, WatchdogConfig.class,
-                FallbackConfig.class, CoalescerConfig.class, LastKnownGoodConfig.class, DegradationLevelConfig.class)) {
+                FallbackConfig.class, CoalescerConfig.class, LastKnownGoodConfig.class, DegradationLevelConfig.class,
+                IdempotencyGuardConfig.class)) {
             known.put(patternOf(type), type);
         }
         KNOWN = Collections.unmodifiableMap(known);

@@ -26,6 +26,8 @@ import dev.levee.health.HealthEndpointMetricsBinder;
 import dev.levee.health.HealthMetricsBinder;
 import dev.levee.health.Watchdog;
 import dev.levee.health.WatchdogMetricsBinder;
+import dev.levee.idempotency.IdempotencyGuard;
+import dev.levee.idempotency.IdempotencyGuardMetricsBinder;
 import dev.levee.loadshed.ClientThrottle;
 import dev.levee.loadshed.ClientThrottleMetricsBinder;
 import dev.levee.loadshed.ConcurrencyLimiter;
@@ -126,7 +128,8 @@ public final class LeveeMeters {
             new Binding<>(DegradationLevel.class, "degrade", DegradationLevelMetricsBinder::new),
             new Binding<>(HealthChecker.class, "health", HealthMetricsBinder::new),
             new Binding<>(Watchdog.class, "health", WatchdogMetricsBinder::new),
-            new Binding<>(HealthEndpoint.class, "health", HealthEndpointMetricsBinder::new));
+            new Binding<>(HealthEndpoint.class, "health", HealthEndpointMetricsBinder::new),
+            new Binding<>(IdempotencyGuard.class, "idempotency", IdempotencyGuardMetricsBinder::new));
 
     private final MeterRegistry registry;
     private final boolean percentileHistogram;

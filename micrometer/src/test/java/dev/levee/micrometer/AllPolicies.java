@@ -9,6 +9,7 @@ import dev.levee.degrade.Fallback;
 import dev.levee.degrade.LastKnownGood;
 import dev.levee.health.HealthChecker;
 import dev.levee.health.Watchdog;
+import dev.levee.idempotency.IdempotencyGuard;
 import dev.levee.loadshed.AdaptiveLoadShedder;
 import dev.levee.loadshed.ClientThrottle;
 import dev.levee.loadshed.ConcurrencyLimiter;
@@ -47,6 +48,7 @@ final class AllPolicies {
                 Coalescer.<String, String>ofDefaults("coalescer"),
                 DegradationLevel.ofDefaults("level", LoadSignal.constant(0.1)),
                 HealthChecker.ofDefaults("health"),
-                Watchdog.ofDefaults("watchdog"));
+                Watchdog.ofDefaults("watchdog"),
+                IdempotencyGuard.ofDefaults("idempotency"));
     }
 }

@@ -50,7 +50,7 @@ class LeveeMetersTest {
             prefixes.add(parts[0] + "." + parts[1]);
         }
         assertThat(prefixes).containsExactlyInAnyOrder("levee.circuitbreaker", "levee.retry", "levee.hedge", "levee.bulkhead",
-                "levee.ratelimiter", "levee.timeout", "levee.loadshed", "levee.degrade", "levee.health", "levee.replicas");
+                "levee.ratelimiter", "levee.timeout", "levee.loadshed", "levee.degrade", "levee.health", "levee.replicas", "levee.idempotency");
         for (Object policy : AllPolicies.create()) {
             assertThat(LeveeMeters.isBindable(policy)).as(policy.getClass().getName()).isTrue();
         }

@@ -56,10 +56,10 @@ public final class HedgeMetricsBinder implements MeterBinder {
                     .tags(name).description("Calls answered by an extra attempt").register(registry);
             FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), hedge, h -> h.metrics().rejected())
                     .tags(name.and(MetricNames.TAG_KIND, RetryBudget.REJECTED_KIND))
-                    .description("Hedges refused by the retry budget").register(registry);
+                    .description("Hedges refused, by kind: the retry budget, or a keyed call without an idempotency key").register(registry);
             FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), hedge, h -> h.metrics().rejectedWithoutKey())
                     .tags(name.and(MetricNames.TAG_KIND, MissingIdempotencyKeyException.REJECTED_KIND))
-                    .description("Hedges not started because a keyed call carried no idempotency key").register(registry);
+                    .description("Hedges refused, by kind: the retry budget, or a keyed call without an idempotency key").register(registry);
         }
     }
 }

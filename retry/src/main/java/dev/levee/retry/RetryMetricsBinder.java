@@ -68,10 +68,10 @@ public final class RetryMetricsBinder implements MeterBinder {
                 .tags(name).description("Retries made").register(registry);
         FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), retry, r -> r.metrics().rejected())
                 .tags(name.and(MetricNames.TAG_KIND, RetryBudget.REJECTED_KIND))
-                .description("Retries refused by the retry budget").register(registry);
+                .description("Retries refused, by kind: the retry budget, or a keyed call without an idempotency key").register(registry);
         FunctionCounter.builder(MetricNames.name(PATTERN, MetricNames.REJECTED), retry, r -> r.metrics().rejectedWithoutKey())
                 .tags(name.and(MetricNames.TAG_KIND, MissingIdempotencyKeyException.REJECTED_KIND))
-                .description("Retries refused because a keyed call carried no idempotency key").register(registry);
+                .description("Retries refused, by kind: the retry budget, or a keyed call without an idempotency key").register(registry);
         RetryBudget budget = retry.budget();
         if (budget != null) {
             Gauge.builder(MetricNames.name(PATTERN, "budget.available"), budget, RetryBudget::available)

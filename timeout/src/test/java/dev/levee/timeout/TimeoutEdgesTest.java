@@ -71,4 +71,26 @@ class TimeoutEdgesTest {
         assertThat(heard).isEmpty();
         assertThat(kept).hasSize(1);
     }
+
+    @Test
+    void theLastEffectiveTimeoutFollowsTheCallersDeadline() throws Exception {
+        Timeout timeout = cooperative(Duration.ofMillis(100));
+        try (ContextScope ignored = Deadline.at(ticker.read() + 30 * MS, ticker).attach()) {
+            timeout.execute(() -> "x");
+        }
+        assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(30 * MS);
+    }
+
+    @Test
+    void aThreadModeCallThatEndsInTimeLeavesNoTimerBehind() {
+        Timeout timeout = Timeout.of("thread", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
+                .mode(TimeoutMode.THREAD).executor(Runnable::run).ticker(ticker).scheduler(scheduler).build());
+        assertThat(timeout.execute(() -> "ok")).isEqualTo("ok");
+        assertThat(scheduler.pending()).as("disarmed on success").isZero();
+        IllegalStateException boom = new IllegalStateException("boom");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> timeout.execute(() -> {
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(scheduler.pending()).as("disarmed on failure").isZero();
+    }
 }

@@ -10,6 +10,7 @@ import dev.levee.core.Ticker;
 import dev.levee.core.Throwing;
 import dev.levee.http.HttpRetryHints;
 import dev.levee.http.HttpStatuses;
+import dev.levee.http.IdempotencyKeyHeader;
 import dev.levee.ratelimiter.RateLimiter;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import dev.levee.retry.Retry;
@@ -122,6 +123,7 @@ public final class HttpClientExample {
     /** Built per attempt: each attempt sends what remains of the deadline at that moment. */
     private HttpRequest request(String path, String tenant) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).header("X-Tenant", tenant).GET();
+        IdempotencyKeyHeader.withCurrentKey(request);     // the caller's key, if one is current (issue 23)
         Deadline deadline = Deadline.currentOrNull();     // the timeout's, or a tighter one of the caller's
         if (deadline != null) {
             String remaining = deadlines.encode(deadline);

@@ -136,7 +136,7 @@ class GuardFleetTest extends IdempotencyRedisSupport {
             try (StatefulRedisConnection<byte[], byte[]> c = down.connect(ByteArrayCodec.INSTANCE)) {
                 ManualTicker breakerClock = new ManualTicker();
                 RedisIdempotencyStore store = RedisIdempotencyStore.of("down-" + policy, RedisIdempotencyStoreConfig.builder()
-                        .callTimeout(Duration.ofMillis(200))
+                        .callTimeout(Duration.ofSeconds(2))
                         .storeBreaker(RedisIdempotencyStoreConfig.DEFAULT_STORE_BREAKER.toBuilder().ticker(breakerClock).build())
                         .build(), c);
                 IdempotencyGuard guard = IdempotencyGuard.of("down-" + policy,

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * The store contract of {@code levee-testing}, on a real {@code redis-server}. Redis expires keys on its
  * own real clock, so {@link #elapse} lets real time pass (the contract's only way to show a time to
- * live ending) and {@link #shortTime()} is 100 ms: the few tests that wait cost well under a second.
+ * live ending) and {@link #shortTime()} is 500 ms: long enough that the calls between a claim and its
+ * complete never outlast an in-progress key (twice the lease) on a loaded machine, short enough that
+ * the four tests that wait cost about a second each.
  * Each test gets a fresh key prefix, so the tests share one server without cleaning it.
  */
 class RedisIdempotencyStoreContractTest extends IdempotencyStoreContract {
@@ -64,6 +66,6 @@ class RedisIdempotencyStoreContractTest extends IdempotencyStoreContract {
 
     @Override
     protected Duration shortTime() {
-        return Duration.ofMillis(100);
+        return Duration.ofMillis(500);
     }
 }

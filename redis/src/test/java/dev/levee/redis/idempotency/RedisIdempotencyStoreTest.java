@@ -32,6 +32,9 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
     private static final StoredResponse CREATED = StoredResponse.of(201, Map.of("Location", List.of("/charges/1")),
             new byte[] {0, (byte) 0xFF, 'o', 'k', (byte) 0x80});
 
+    /** Far above the default 100 ms: these tests are about answers, on a shared, loaded 2-core machine. */
+    private static final Duration PATIENT = Duration.ofSeconds(10);
+
     private StatefulRedisConnection<byte[], byte[]> bytes;
     private StatefulRedisConnection<String, String> admin;
     private RedisIdempotencyStore store;
@@ -40,7 +43,7 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
     void open() {
         bytes = connectBytes();
         admin = connect();
-        store = RedisIdempotencyStore.ofDefaults(unique("idem"), bytes);
+        store = RedisIdempotencyStore.of(unique("idem"), RedisIdempotencyStoreConfig.builder().callTimeout(PATIENT).build(), bytes);
     }
 
     @AfterEach
@@ -164,9 +167,9 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
     @Test
     void recordsLiveUnderTheConfiguredPrefix() {
         RedisIdempotencyStore tenantA = RedisIdempotencyStore.of(unique("a"),
-                RedisIdempotencyStoreConfig.builder().keyPrefix("svc-a:idem:").build(), bytes);
+                RedisIdempotencyStoreConfig.builder().callTimeout(PATIENT).keyPrefix("svc-a:idem:").build(), bytes);
         RedisIdempotencyStore tenantB = RedisIdempotencyStore.of(unique("b"),
-                RedisIdempotencyStoreConfig.builder().keyPrefix("svc-b:idem:").build(), bytes);
+                RedisIdempotencyStoreConfig.builder().callTimeout(PATIENT).keyPrefix("svc-b:idem:").build(), bytes);
         assertThat(tenantA.key("t1:key")).isEqualTo("svc-a:idem:t1:key");
         assertThat(tenantA.claim("t1:key", "fp", "a", LEASE)).isEqualTo(new ClaimResult.Claimed(false));
         assertThat(tenantB.claim("t1:key", "fp", "b", LEASE)).as("another prefix, another record")
@@ -229,7 +232,7 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
         };
         client.addListener(listener);
         try (StatefulRedisConnection<byte[], byte[]> counted = connectBytes()) {
-            RedisIdempotencyStore s = RedisIdempotencyStore.ofDefaults(unique("rt"), counted);
+            RedisIdempotencyStore s = RedisIdempotencyStore.of(unique("rt"), RedisIdempotencyStoreConfig.builder().callTimeout(PATIENT).build(), counted);
             s.claim(unique("warm"), "fp", "o", LEASE); // loads the scripts if another test has not
             s.complete(unique("warm"), "o", CREATED, TTL);
             s.release(unique("warm"), "o");
@@ -272,7 +275,7 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
     @Test
     void aResponseOverTheBoundIsRefusedAndNothingIsWritten() {
         RedisIdempotencyStore small = RedisIdempotencyStore.of(unique("small"),
-                RedisIdempotencyStoreConfig.builder().maxResponseBytes(64).build(), bytes);
+                RedisIdempotencyStoreConfig.builder().callTimeout(PATIENT).maxResponseBytes(64).build(), bytes);
         String key = unique("k");
         small.claim(key, "fp", "owner", LEASE);
         assertThat(small.complete(key, "owner", StoredResponse.of(200, Map.of(), new byte[59]), TTL)).isTrue();

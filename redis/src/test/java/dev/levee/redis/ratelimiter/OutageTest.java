@@ -142,7 +142,8 @@ class OutageTest {
 
             // Restart: once the client has reconnected and the probe interval has passed, Redis decides.
             server.restart();
-            await().atMost(Duration.ofSeconds(10)).until(connection::isOpen);
+            // Both connections reconnect on their own schedule; the admin's is used for the checks below.
+            await().atMost(Duration.ofSeconds(10)).until(() -> connection.isOpen() && admin.isOpen());
             long storeCalls = limiter.redisMetrics().storeCalls();
             clock.advance(PROBE_INTERVAL);
             assertThat(limiter.tryAcquire(1, clock.read(), d)).isTrue();

@@ -269,4 +269,18 @@ class TimerWheelTest {
             fires.incrementAndGet();
         }
     }
+
+    @Test
+    void aTimerCancelledInTheTickItIsDueInNeverFires() {
+        TimerWheel wheel = new TimerWheel(ticker, scheduler, MS, 64);
+        Probe p = new Probe(5 * MS);
+        assertThat(p.expired()).isFalse();
+        wheel.schedule(p, p.deadline);
+        scheduler.advance(4 * MS);                   // filed in its bucket
+        assertThat(wheel.cancel(p)).isTrue();        // the cancel is pushed; the next tick sweeps the bucket first
+        scheduler.advance(2 * MS);
+        assertThat(p.fires).isZero();
+        assertThat(p.expired()).isFalse();
+        assertThat(wheel.pending()).isZero();
+    }
 }
