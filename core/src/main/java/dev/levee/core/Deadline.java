@@ -1,6 +1,7 @@
 package dev.levee.core;
 
 import dev.levee.core.internal.Nanos;
+import dev.levee.core.internal.StackedScope;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -106,8 +107,8 @@ public final class Deadline implements Comparable<Deadline> {
             return null;
         }
         // Fast path: no scope of the chain was closed out of order or from another thread.
-        for (DeadlineScope s = top; s != null; s = s.parent) {
-            if (s.closed) {
+        for (DeadlineScope s = top; s != null; s = s.parent()) {
+            if (s.isClosed()) {
                 return recompute(top);
             }
             if (s.exact) {
@@ -123,16 +124,13 @@ public final class Deadline implements Comparable<Deadline> {
      * top of the chain while at it, so a misused scope is not visited again.
      */
     private static @Nullable Deadline recompute(DeadlineScope top) {
-        DeadlineScope open = top;
-        while (open != null && open.closed) {
-            open = open.parent;
-        }
+        DeadlineScope open = StackedScope.firstOpen(top);
         if (open != top) {
             CURRENT.set(open);
         }
         @Nullable Deadline result = null;
-        for (DeadlineScope s = open; s != null; s = s.parent) {
-            if (s.closed) {
+        for (DeadlineScope s = open; s != null; s = s.parent()) {
+            if (s.isClosed()) {
                 continue;
             }
             result = earliest(result, s.own);
@@ -310,51 +308,29 @@ public final class Deadline implements Comparable<Deadline> {
      *       its deadline at its next lookup (a thread-local cannot be changed from outside).</li>
      * </ul>
      */
-    private static final class DeadlineScope implements ContextScope {
-        /** The scope that was current when this one opened (possibly since closed). */
-        final @Nullable DeadlineScope parent;
+    private static final class DeadlineScope extends StackedScope<DeadlineScope> {
         /** The deadline this scope asked for: attached, or restored exactly (null for none). */
         final @Nullable Deadline own;
         /** What became current when it opened: {@code own}, or the earlier of it and the parent's. */
         final @Nullable Deadline effective;
         /** Restored exactly: the scopes below do not apply while this one is open. */
         final boolean exact;
-        final Thread owner = Thread.currentThread();
-        volatile boolean closed;
 
         DeadlineScope(@Nullable DeadlineScope parent, @Nullable Deadline own, @Nullable Deadline effective, boolean exact) {
-            this.parent = parent;
+            super(parent);
             this.own = own;
             this.effective = effective;
             this.exact = exact;
         }
 
         @Override
-        public void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (Thread.currentThread() != owner) {
-                throw new IllegalStateException("Deadline scope must be closed on the thread that opened it ("
-                        + owner.getName() + ") but was closed on " + Thread.currentThread().getName()
-                        + "; its deadline no longer applies on " + owner.getName());
-            }
-            DeadlineScope top = CURRENT.get();
-            while (top != null && top != this && top.closed) {
-                top = top.parent;
-            }
-            if (top == this) {
-                DeadlineScope open = parent;
-                while (open != null && open.closed) {
-                    open = open.parent;
-                }
-                CURRENT.set(open);
-                return;
-            }
-            throw new IllegalStateException("Deadline scopes must be closed in reverse order of opening: " + this
-                    + " was closed while a scope opened after it is still open; its deadline no longer applies "
-                    + "and the inner scopes keep theirs");
+        protected ThreadLocal<DeadlineScope> stack() {
+            return CURRENT;
+        }
+
+        @Override
+        protected String kind() {
+            return "Deadline";
         }
 
         @Override

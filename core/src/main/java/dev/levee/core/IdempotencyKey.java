@@ -1,5 +1,6 @@
 package dev.levee.core;
 
+import dev.levee.core.internal.StackedScope;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -142,7 +143,7 @@ public final class IdempotencyKey {
         if (top == null) {
             return null;
         }
-        if (top.closed) {
+        if (top.isClosed()) {
             top = dropClosed(top);
         }
         return top == null ? null : top.key;
@@ -150,10 +151,7 @@ public final class IdempotencyKey {
 
     /** Drops scopes closed out of turn (or from another thread) from the top of the stack. */
     private static @Nullable KeyScope dropClosed(KeyScope top) {
-        KeyScope open = top;
-        while (open != null && open.closed) {
-            open = open.parent;
-        }
+        KeyScope open = StackedScope.firstOpen(top);
         CURRENT.set(open);
         return open;
     }
@@ -209,44 +207,23 @@ public final class IdempotencyKey {
      * {@link IllegalStateException}, and the scope stops applying at once: the owner thread drops it at
      * its next lookup.
      */
-    private static final class KeyScope implements ContextScope {
-        final @Nullable KeyScope parent;
+    private static final class KeyScope extends StackedScope<KeyScope> {
         /** The key this scope made current; null for a restored "no key". */
         final @Nullable IdempotencyKey key;
-        final Thread owner = Thread.currentThread();
-        volatile boolean closed;
 
         KeyScope(@Nullable KeyScope parent, @Nullable IdempotencyKey key) {
-            this.parent = parent;
+            super(parent);
             this.key = key;
         }
 
         @Override
-        public void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (Thread.currentThread() != owner) {
-                throw new IllegalStateException("IdempotencyKey scope must be closed on the thread that opened it ("
-                        + owner.getName() + ") but was closed on " + Thread.currentThread().getName()
-                        + "; its key no longer applies on " + owner.getName());
-            }
-            KeyScope top = CURRENT.get();
-            while (top != null && top != this && top.closed) {
-                top = top.parent;
-            }
-            if (top == this) {
-                KeyScope open = parent;
-                while (open != null && open.closed) {
-                    open = open.parent;
-                }
-                CURRENT.set(open);
-                return;
-            }
-            throw new IllegalStateException("IdempotencyKey scopes must be closed in reverse order of opening: the "
-                    + "scope of " + key + " was closed while a scope opened after it is still open; its key no "
-                    + "longer applies and the inner scopes keep theirs");
+        protected ThreadLocal<KeyScope> stack() {
+            return CURRENT;
+        }
+
+        @Override
+        protected String kind() {
+            return "IdempotencyKey";
         }
 
         @Override

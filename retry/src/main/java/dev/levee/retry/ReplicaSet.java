@@ -549,6 +549,12 @@ public final class ReplicaSet<R> {
             ejected.decrementAndGet();
             return;
         }
+        // Count the replica down at the moment it stops being up (0 -> EJECTING). Every bit change that
+        // brings the status back to 0 counts it up again, whoever makes it: a readmission that lands while
+        // EJECTING is still set leaves the status non-zero, and our own clear below then finds 0.
+        if (before == 0) {
+            changeDown(+1, now);
+        }
         long count = states.countEjection(replica, now, config.maxEjectionTimeNanos());
         long base = config.baseEjectionTimeNanos();
         long max = config.maxEjectionTimeNanos();
@@ -556,11 +562,10 @@ public final class ReplicaSet<R> {
         long until = now + duration;
         states.setEjectedUntil(replica, until);
         states.setBit(replica, ReplicaStates.EJECTED);
-        states.clearBit(replica, EJECTING);
-        states.clearStreak(replica);
-        if (before == 0) {
-            changeDown(+1, now);
+        if (states.clearBit(replica, EJECTING) == 0) {
+            changeDown(-1, now); // readmitted (a late clock) between our two bits: it is up again
         }
+        states.clearStreak(replica);
         ejections.increment();
         lowerMaintenance(until);
         LOG.warn("ReplicaSet '{}': ejected {} for {} ms ({}, ejection {})", name, replicas.get(replica),
