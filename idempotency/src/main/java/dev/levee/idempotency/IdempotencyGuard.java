@@ -313,6 +313,12 @@ public final class IdempotencyGuard {
                 LOG.debug("IdempotencyGuard '{}': the lease lapsed before the response was stored", name);
             }
             return ok;
+        } catch (ResponseTooLargeException e) {
+            // The store answered (it is up): not an outage. The caller still gets the response.
+            storeErrors.increment();
+            LOG.warn("IdempotencyGuard '{}': the store keeps responses of at most {} bytes and this one takes {}; "
+                    + "not stored, the claim lapses with its lease", name, e.max(), e.size());
+            return false;
         } catch (IdempotencyStoreException e) {
             storeFailed(e);
             return false; // the claim lapses with its lease; a retry then runs again

@@ -62,6 +62,8 @@ public interface IdempotencyStore {
      * @param timeToLive how long the completed record lives; positive
      * @return {@code true} if stored; {@code false} if the claim was no longer this owner's (its lease
      *     lapsed and another request took the key over, or the record expired)
+     * @throws ResponseTooLargeException if the response is larger than the store keeps (nothing stored;
+     *     the store is up)
      * @throws IdempotencyStoreException if the backing service cannot be reached
      */
     boolean complete(String recordKey, String ownerToken, StoredResponse response, Duration timeToLive);

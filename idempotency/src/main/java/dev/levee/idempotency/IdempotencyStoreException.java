@@ -1,5 +1,7 @@
 package dev.levee.idempotency;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An {@link IdempotencyStore} could not do what was asked: its backing service is unreachable, timed
  * out, or answered something the store cannot read. The guard catches it and applies its outage
@@ -14,7 +16,7 @@ public class IdempotencyStoreException extends RuntimeException {
      * @param message what failed, naming the store and the operation
      * @param cause the underlying failure, or {@code null}
      */
-    public IdempotencyStoreException(String message, Throwable cause) {
+    public IdempotencyStoreException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

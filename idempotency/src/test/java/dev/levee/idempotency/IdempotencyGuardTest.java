@@ -433,6 +433,25 @@ class IdempotencyGuardTest {
     }
 
     @Test
+    void aResponseTooLargeToStoreIsNoOutage() throws Exception {
+        FlakyStore flaky = new FlakyStore(store);
+        IdempotencyGuard g = guard(config().store(flaky));
+        flaky.tooLarge = true;
+        IdempotencyResult r = g.handle("t", "k", post("a"), answering(201, "a large body"));
+        assertThat(r.kind()).isEqualTo(IdempotencyResult.Kind.EXECUTED);
+        assertThat(body(r)).isEqualTo("a large body");
+        assertThat(r.stored()).isFalse();
+        assertThat(g.metrics().storeErrors()).isEqualTo(1);
+        assertThat(g.metrics().storeAvailable()).as("the store answered: it is up").isTrue();
+        assertThat(events).noneMatch(e -> e instanceof IdempotencyGuardEvent.OutageBegan);
+        flaky.tooLarge = false;
+        assertThat(g.handle("t", "other", post("a"), answering(201, "x")).kind())
+                .as("other keys are still guarded (no fail-closed 503)").isEqualTo(IdempotencyResult.Kind.EXECUTED);
+        assertThat(g.handle("t", "k", post("a"), answering(201, "x")).kind())
+                .as("the claim lapses with its lease").isEqualTo(IdempotencyResult.Kind.IN_PROGRESS);
+    }
+
+    @Test
     void aHandlerReturningNullIsAnErrorAndReleases() {
         IdempotencyGuard g = guard(config());
         assertThatThrownBy(() -> g.handle("t", "k", post("a"), () -> null)).isInstanceOf(NullPointerException.class)
@@ -456,6 +475,7 @@ class IdempotencyGuardTest {
         final List<String> owners = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile boolean down;
         volatile boolean failComplete;
+        volatile boolean tooLarge;
 
         FlakyStore(IdempotencyStore delegate) {
             this.delegate = delegate;
@@ -474,6 +494,9 @@ class IdempotencyGuardTest {
         public boolean complete(String recordKey, String ownerToken, StoredResponse response, Duration timeToLive) {
             if (down || failComplete) {
                 throw new IdempotencyStoreException("store down", null);
+            }
+            if (tooLarge) {
+                throw new ResponseTooLargeException("flaky: too large", response.bodyLength(), 1);
             }
             return delegate.complete(recordKey, ownerToken, response, timeToLive);
         }

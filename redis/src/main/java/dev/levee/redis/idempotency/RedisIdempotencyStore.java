@@ -8,6 +8,7 @@ import dev.levee.core.internal.Validate;
 import dev.levee.idempotency.ClaimResult;
 import dev.levee.idempotency.IdempotencyStore;
 import dev.levee.idempotency.IdempotencyStoreException;
+import dev.levee.idempotency.ResponseTooLargeException;
 import dev.levee.idempotency.StoredResponse;
 import dev.levee.redis.internal.OutageSwitch;
 import dev.levee.redis.internal.RedisScript;
@@ -256,9 +257,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         byte[] ttl = millis("timeToLive", timeToLive);
         byte[] encoded = ResponseCodec.encode(response);
         if (encoded.length > config.maxResponseBytes()) {
-            throw new IdempotencyStoreException("RedisIdempotencyStore '" + name + "': the response to store takes "
+            throw new ResponseTooLargeException("RedisIdempotencyStore '" + name + "': the response to store takes "
                     + encoded.length + " bytes, over maxResponseBytes " + config.maxResponseBytes()
-                    + "; nothing was stored", new IllegalArgumentException("response too large"));
+                    + "; nothing was stored", encoded.length, config.maxResponseBytes());
         }
         boolean done = answer(ask("complete", RedisScript.idempotencyComplete(), ScriptOutputType.INTEGER,
                 new byte[][] {key}, new byte[][] {utf8(ownerToken), encoded, ttl}), "complete");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.levee.idempotency.ClaimResult;
 import dev.levee.idempotency.IdempotencyStoreException;
+import dev.levee.idempotency.ResponseTooLargeException;
 import dev.levee.idempotency.StoredResponse;
 import dev.levee.testing.Concurrently;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -282,7 +283,7 @@ class RedisIdempotencyStoreTest extends IdempotencyRedisSupport {
         String big = unique("k");
         small.claim(big, "fp", "owner", LEASE);
         assertThatThrownBy(() -> small.complete(big, "owner", StoredResponse.of(200, Map.of(), new byte[60]), TTL))
-                .isInstanceOf(IdempotencyStoreException.class).hasMessageContaining("65 bytes, over maxResponseBytes 64");
+                .isInstanceOf(ResponseTooLargeException.class).hasMessageContaining("65 bytes, over maxResponseBytes 64");
         assertThat(admin.sync().hget(small.key(big), "s")).isEqualTo("p");
         assertThat(small.storeAvailable()).isTrue();
     }
