@@ -1,9 +1,9 @@
 package dev.levee.redis.idempotency;
 
 import dev.levee.circuitbreaker.CircuitBreakerConfig;
-import dev.levee.core.Deadline;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.internal.Validate;
+import dev.levee.redis.internal.RedisCallDefaults;
 import java.time.Duration;
 
 /**
@@ -37,7 +37,7 @@ public final class RedisIdempotencyStoreConfig {
     /** The default key prefix. */
     public static final String DEFAULT_KEY_PREFIX = "levee:idem:";
     /** The default call timeout, the shared limits' ({@code RedisRateLimiterConfig.DEFAULT_CALL_TIMEOUT}). */
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMillis(100);
+    public static final Duration DEFAULT_CALL_TIMEOUT = RedisCallDefaults.CALL_TIMEOUT;
     /** The default largest stored response: 1 MiB encoded. */
     public static final int DEFAULT_MAX_RESPONSE_BYTES = 1 << 20;
     /** The smallest {@code maxResponseBytes}: room for a status and a short header. */
@@ -48,12 +48,7 @@ public final class RedisIdempotencyStoreConfig {
      * The default breaker around Redis, the shared limits' (a dead store fails every call): opens after
      * 3 consecutive failed calls, probes after 1 s with one call, closes on its success.
      */
-    public static final CircuitBreakerConfig DEFAULT_STORE_BREAKER = CircuitBreakerConfig.builder()
-            .consecutiveFailureThreshold(3)
-            .waitDurationInOpen(Duration.ofSeconds(1))
-            .permittedCallsInHalfOpen(1)
-            .successThresholdInHalfOpen(1)
-            .build();
+    public static final CircuitBreakerConfig DEFAULT_STORE_BREAKER = RedisCallDefaults.STORE_BREAKER;
 
     private static final RedisIdempotencyStoreConfig DEFAULTS = new Builder().build();
 
@@ -175,8 +170,8 @@ public final class RedisIdempotencyStoreConfig {
         }
 
         /**
-         * The largest encoded response {@code complete} stores; a larger one is refused with an
-         * {@link dev.levee.idempotency.IdempotencyStoreException} and nothing is written.
+         * The largest encoded response {@code complete} stores; a larger one is refused with a
+         * {@link dev.levee.idempotency.ResponseTooLargeException} and nothing is written.
          *
          * @param maxResponseBytes in [64, 512 MiB]; default 1 MiB
          * @return this builder
@@ -207,10 +202,7 @@ public final class RedisIdempotencyStoreConfig {
             String policy = POLICY;
             Validate.notNull(policy, "keyPrefix", keyPrefix);
             Validate.check(keyPrefix.length() <= 200, policy, "keyPrefix", "at most 200 characters", keyPrefix);
-            Validate.notNull(policy, "callTimeout", callTimeout);
-            long timeout = Deadline.saturatedNanos(callTimeout);
-            Validate.check(timeout >= 1_000_000L && timeout <= 60_000_000_000L, policy, "callTimeout",
-                    "in [PT0.001S, PT60S]", callTimeout);
+            RedisCallDefaults.checkCallTimeout(policy, callTimeout);
             Validate.inRange(policy, "maxResponseBytes", maxResponseBytes, MIN_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES);
             Validate.notNull(policy, "storeBreaker", storeBreaker);
             return new RedisIdempotencyStoreConfig(this);

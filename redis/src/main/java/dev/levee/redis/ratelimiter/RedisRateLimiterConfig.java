@@ -1,11 +1,11 @@
 package dev.levee.redis.ratelimiter;
 
 import dev.levee.circuitbreaker.CircuitBreakerConfig;
-import dev.levee.core.Deadline;
 import dev.levee.core.InvalidConfigException;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiterConfig;
+import dev.levee.redis.internal.RedisCallDefaults;
 import dev.levee.redis.internal.RedisScript;
 import java.time.Duration;
 
@@ -48,7 +48,7 @@ public final class RedisRateLimiterConfig {
     /** The default key prefix. */
     public static final String DEFAULT_KEY_PREFIX = "levee:rl:";
     /** The default call timeout: far above a healthy Redis round trip (well under a millisecond). */
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMillis(100);
+    public static final Duration DEFAULT_CALL_TIMEOUT = RedisCallDefaults.CALL_TIMEOUT;
     /** The default outage policy: keep limiting, locally. */
     public static final OutagePolicy DEFAULT_OUTAGE_POLICY = OutagePolicy.LOCAL_FALLBACK;
     /** The default expected instance count (the local fallback then runs at the full rate). */
@@ -62,12 +62,7 @@ public final class RedisRateLimiterConfig {
      * every call, so a rate over a window of 100 would hammer it far too long), probes after 1 s with
      * one call, closes on its success.
      */
-    public static final CircuitBreakerConfig DEFAULT_STORE_BREAKER = CircuitBreakerConfig.builder()
-            .consecutiveFailureThreshold(3)
-            .waitDurationInOpen(Duration.ofSeconds(1))
-            .permittedCallsInHalfOpen(1)
-            .successThresholdInHalfOpen(1)
-            .build();
+    public static final CircuitBreakerConfig DEFAULT_STORE_BREAKER = RedisCallDefaults.STORE_BREAKER;
 
     /** The largest {@code burst × T} in microseconds: the scripts' arithmetic is exact below 2^53. */
     static final long MAX_TOLERANCE_MICROS = 1L << 50;
@@ -363,10 +358,7 @@ public final class RedisRateLimiterConfig {
             Validate.notNull(policy, "keyPrefix", keyPrefix);
             Validate.check(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0 && keyPrefix.length() <= 200,
                     policy, "keyPrefix", "no braces and at most 200 characters", keyPrefix);
-            Validate.notNull(policy, "callTimeout", callTimeout);
-            long timeout = Deadline.saturatedNanos(callTimeout);
-            Validate.check(timeout >= 1_000_000L && timeout <= 60_000_000_000L, policy, "callTimeout",
-                    "in [PT0.001S, PT60S]", callTimeout);
+            RedisCallDefaults.checkCallTimeout(policy, callTimeout);
             Validate.notNull(policy, "outagePolicy", outagePolicy);
             Validate.inRange(policy, "expectedInstances", expectedInstances, 1, 1_000_000);
             Validate.notNull(policy, "storeBreaker", storeBreaker);
