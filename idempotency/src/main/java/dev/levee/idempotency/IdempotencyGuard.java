@@ -6,6 +6,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.EventListeners;
 import dev.levee.core.internal.Nanos;
+import dev.levee.core.internal.OutageSwitch;
 import dev.levee.core.internal.Validate;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -19,7 +20,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -113,8 +113,7 @@ public final class IdempotencyGuard {
     /** Requests running in this guard, by record key: a local duplicate waits on the latch. */
     private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
 
-    private final AtomicBoolean storeAvailable = new AtomicBoolean(true);
-    private volatile long outageStartedNanos;
+    private final OutageSwitch outage = new OutageSwitch();
 
     private final LongAdder claims = new LongAdder();
     private final LongAdder takeovers = new LongAdder();
@@ -200,12 +199,13 @@ public final class IdempotencyGuard {
         long pause = MIN_POLL_NANOS;
         while (true) {
             ClaimResult claim;
+            long phase = outage.phase();
             try {
                 claim = store.claim(recordKey, fingerprint, owner, lease(deadline));
             } catch (IdempotencyStoreException e) {
-                return outage(e, handler);
+                return outage(e, phase, handler);
             }
-            storeAnswered();
+            storeAnswered(phase);
             if (claim instanceof ClaimResult.Claimed claimed) {
                 return execute(recordKey, owner, claimed.tookOverLapsedLease(), handler);
             }
@@ -301,9 +301,10 @@ public final class IdempotencyGuard {
             releaseQuietly(recordKey, owner, "status " + response.status());
             return false;
         }
+        long phase = outage.phase();
         try {
             boolean ok = store.complete(recordKey, owner, keptPart(response), config.timeToLive());
-            storeAnswered();
+            storeAnswered(phase);
             if (ok) {
                 stored.increment();
                 if (!listeners.isEmpty()) {
@@ -320,7 +321,7 @@ public final class IdempotencyGuard {
                     + "not stored, the claim lapses with its lease", name, e.max(), e.size());
             return false;
         } catch (IdempotencyStoreException e) {
-            storeFailed(e);
+            storeFailed(e, phase);
             return false; // the claim lapses with its lease; a retry then runs again
         }
     }
@@ -330,11 +331,12 @@ public final class IdempotencyGuard {
         if (!listeners.isEmpty()) {
             listeners.publish(new IdempotencyGuardEvent.Released(name, ticker.read(), reason));
         }
+        long phase = outage.phase();
         try {
             store.release(recordKey, owner);
-            storeAnswered();
+            storeAnswered(phase);
         } catch (IdempotencyStoreException e) {
-            storeFailed(e);
+            storeFailed(e, phase);
         } catch (RuntimeException e) {
             LOG.warn("IdempotencyGuard '{}': the store failed to release a key; it frees itself with its lease", name, e);
         }
@@ -398,8 +400,8 @@ public final class IdempotencyGuard {
         return new IdempotencyResult(kind, StoredResponse.of(status, headers, message.getBytes(StandardCharsets.UTF_8)), false);
     }
 
-    private IdempotencyResult outage(IdempotencyStoreException e, GuardedHandler handler) throws Exception {
-        storeFailed(e);
+    private IdempotencyResult outage(IdempotencyStoreException e, long phase, GuardedHandler handler) throws Exception {
+        storeFailed(e, phase);
         if (config.outagePolicy() == OutagePolicy.FAIL_CLOSED) {
             storeUnavailable.increment();
             return refusal(IdempotencyResult.Kind.STORE_UNAVAILABLE, "store_unavailable", 503, STORE_RETRY_AFTER_SECONDS,
@@ -413,11 +415,11 @@ public final class IdempotencyGuard {
         return new IdempotencyResult(IdempotencyResult.Kind.FAILED_OPEN, response, false);
     }
 
-    private void storeFailed(IdempotencyStoreException e) {
+    /** A store call that started in {@code phase} failed; switches to the outage once (see {@link OutageSwitch}). */
+    private void storeFailed(IdempotencyStoreException e, long phase) {
         storeErrors.increment();
-        if (storeAvailable.compareAndSet(true, false)) {
-            long now = ticker.read();
-            outageStartedNanos = now;
+        long now = ticker.read();
+        if (outage.outageBegan(phase, now)) {
             LOG.warn("IdempotencyGuard '{}': the idempotency store is unavailable ({}); {} until it answers again",
                     name, e.getMessage(), config.outagePolicy() == OutagePolicy.FAIL_CLOSED
                             ? "keyed requests are refused with 503" : "keyed requests run without a record");
@@ -427,14 +429,18 @@ public final class IdempotencyGuard {
         }
     }
 
-    private void storeAnswered() {
-        if (!storeAvailable.get() && storeAvailable.compareAndSet(false, true)) {
-            long now = ticker.read();
-            long outage = Nanos.subtract(now, outageStartedNanos);
+    /** A store call that started in {@code phase} got an answer; ends the outage once, if one was on. */
+    private void storeAnswered(long phase) {
+        if (!OutageSwitch.inOutage(phase)) {
+            return; // started while the store answered: nothing to switch, no clock to read
+        }
+        long now = ticker.read();
+        long lasted = outage.storeAnswered(phase, now);
+        if (lasted >= 0) {
             LOG.warn("IdempotencyGuard '{}': the idempotency store answers again after {} ms", name,
-                    TimeUnit.NANOSECONDS.toMillis(outage));
+                    TimeUnit.NANOSECONDS.toMillis(lasted));
             if (!listeners.isEmpty()) {
-                listeners.publish(new IdempotencyGuardEvent.OutageEnded(name, now, outage));
+                listeners.publish(new IdempotencyGuardEvent.OutageEnded(name, now, lasted));
             }
         }
     }
@@ -526,7 +532,7 @@ public final class IdempotencyGuard {
     public IdempotencyGuardMetrics metrics() {
         return new IdempotencyGuardMetrics(claims.sum(), takeovers.sum(), stored.sum(), released.sum(), replays.sum(),
                 inProgress.sum(), mismatches.sum(), badKeys.sum(), storeUnavailable.sum(), failedOpen.sum(),
-                storeErrors.sum(), storeAvailable.get());
+                storeErrors.sum(), outage.available());
     }
 
     /**

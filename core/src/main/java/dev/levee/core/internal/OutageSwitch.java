@@ -1,13 +1,14 @@
-package dev.levee.redis.internal;
+package dev.levee.core.internal;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Whether a Redis-backed part is in an outage, switched by calls, not flapped by them: {@code phase} is
- * even while Redis answers and odd during an outage, and each switch adds one. A call reads the phase
- * before it starts ({@link #phase()}) and may only switch from that phase, so answers in flight when
- * Redis died (or failures in flight when it came back) cannot switch it back and forth. The caller logs
- * and publishes exactly when a switch method says it switched: once per switch, never per call.
+ * Whether a part that calls a remote store is in an outage (the Redis-backed limits and idempotency
+ * store, the idempotency guard), switched by calls, not flapped by them: {@code phase} is even while
+ * the store answers and odd during an outage, and each switch adds one. A call reads the phase before
+ * it starts ({@link #phase()}) and may only switch from that phase, so answers in flight when the store
+ * died (or failures in flight when it came back) cannot switch it back and forth. The caller logs and
+ * publishes exactly when a switch method says it switched: once per switch, never per call.
  */
 public final class OutageSwitch {
     private final AtomicLong phase = new AtomicLong();
@@ -26,12 +27,23 @@ public final class OutageSwitch {
     }
 
     /**
-     * Whether Redis answers now.
+     * Whether the store answers now.
      *
      * @return false during an outage
      */
     public boolean available() {
         return (phase.get() & 1) == 0;
+    }
+
+    /**
+     * Whether a phase read by {@link #phase()} is an outage phase: a call that started in an available
+     * phase can never switch back, so it need not read a clock to report its answer.
+     *
+     * @param phase a phase
+     * @return true if odd (an outage)
+     */
+    public static boolean inOutage(long phase) {
+        return (phase & 1) != 0;
     }
 
     /**
@@ -58,7 +70,7 @@ public final class OutageSwitch {
      */
     public long storeAnswered(long startPhase, long now) {
         if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            return Math.max(0L, now - outageStart);
+            return Math.max(0L, Nanos.subtract(now, outageStart));
         }
         return -1L;
     }

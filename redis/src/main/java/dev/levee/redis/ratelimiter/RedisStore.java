@@ -3,7 +3,7 @@ package dev.levee.redis.ratelimiter;
 import dev.levee.circuitbreaker.CircuitBreaker;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.EventListeners;
-import dev.levee.redis.internal.OutageSwitch;
+import dev.levee.core.internal.OutageSwitch;
 import dev.levee.redis.internal.RedisScript;
 import dev.levee.redis.internal.ScriptRunner;
 import dev.levee.redis.internal.StoreException;
