@@ -16,6 +16,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * An adaptive load shedder with at most 2 in flight (no queue, CPU and memory signals idle, every
  * request high priority). Two actors try twice each: exactly 2 enter, and the in-flight count the
  * shedder reports is exactly 2: never above the bound, no permit lost.
+ *
+ * <p>Correctness only, no timing: clock readings are handed in on a manual ticker so the race is the
+ * only variable (see the package documentation).
  */
 @JCStressTest
 @Description("AdaptiveLoadShedder: never more in flight than maxConcurrent, in-flight count exact")

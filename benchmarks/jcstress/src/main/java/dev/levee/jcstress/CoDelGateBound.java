@@ -21,6 +21,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * the other tries twice: the freed slot and the free one give at most 2 entries and at least 1, and
  * the gate's in-flight count matches the inner limiter's and the entries exactly (1 held − 1 completed
  * + entries). Codes: r1 = entries, r2 = the gate's in flight, r3 = the inner limiter's in flight.
+ *
+ * <p>Correctness only, no timing: clock readings are handed in on a manual ticker so the race is the
+ * only variable (see the package documentation).
  */
 @JCStressTest
 @Description("CoDelGate: in flight exact and within the inner bound when a completion races admissions")

@@ -22,6 +22,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * completes, which applies whatever the cells still hold. The algorithm sees the drop exactly once,
  * the 20 ns sample exactly once, and every cell ends empty; nothing is left in flight.
  * Codes: r1 = updates with a drop, r2 = updates carrying 20 ns, r3 = 1 if every cell is empty, r4 = in flight.
+ *
+ * <p>Correctness only, no timing: clock readings are handed in on a manual ticker so the race is the
+ * only variable (see the package documentation).
  */
 @JCStressTest
 @Description("ConcurrencyLimiter: per-thread sample cells racing the writer flag, no sample lost or applied twice")

@@ -20,6 +20,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * {@code pending}, never applied twice), 2 or 3 updates in all (the 10 ns sample may be merged into the
  * slower one), and nothing left in flight.
  * Codes: r1 = updates with a drop, r2 = updates carrying 20 ns, r3 = updates, r4 = in flight.
+ *
+ * <p>Correctness only, no timing: clock readings are handed in on a manual ticker so the race is the
+ * only variable (see the package documentation).
  */
 @JCStressTest
 @Description("ConcurrencyLimiter: completions racing the single-writer flag, no sample lost or applied twice")

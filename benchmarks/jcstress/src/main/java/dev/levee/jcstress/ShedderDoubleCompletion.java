@@ -18,6 +18,9 @@ import org.openjdk.jcstress.infra.results.ZZI_Result;
  * IllegalStateException; the in-flight count goes to 0, never below. (The count is the shedders'
  * shared base, so this holds for PidShedder and CoDelGate too.)
  * Codes: r1, r2 = whether each completion was accepted; r3 = in flight at the end.
+ *
+ * <p>Correctness only, no timing: clock readings are handed in on a manual ticker so the race is the
+ * only variable (see the package documentation).
  */
 @JCStressTest
 @Description("Shedders: racing completions never take the in-flight count below zero")
