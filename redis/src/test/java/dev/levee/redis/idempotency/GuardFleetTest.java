@@ -50,24 +50,28 @@ class GuardFleetTest extends IdempotencyRedisSupport {
 
     @Test
     void conflictMode() throws Exception {
-        Map<IdempotencyResult.Kind, Integer> kinds = run(Duration.ZERO);
+        Map<IdempotencyResult.Kind, Integer> kinds = run(Duration.ZERO, true);
         assertThat(kinds.get(IdempotencyResult.Kind.EXECUTED)).isEqualTo(1);
+        assertThat(kinds.get(IdempotencyResult.Kind.IN_PROGRESS)).isPositive();
         assertThat(kinds.keySet()).containsOnly(IdempotencyResult.Kind.EXECUTED, IdempotencyResult.Kind.IN_PROGRESS,
                 IdempotencyResult.Kind.REPLAYED);
     }
 
     @Test
     void waitingMode() throws Exception {
-        Map<IdempotencyResult.Kind, Integer> kinds = run(Duration.ofSeconds(30));
+        Map<IdempotencyResult.Kind, Integer> kinds = run(Duration.ofSeconds(30), false);
         assertThat(kinds).isEqualTo(Map.of(IdempotencyResult.Kind.EXECUTED, 1, IdempotencyResult.Kind.REPLAYED, DUPLICATES - 1));
     }
 
     /**
      * Runs the duplicates; in the 409 mode, each duplicate answered 409 retries (as its client would,
      * after the {@code Retry-After}) until it gets the replay. Asserts one execution and one response
-     * for all, and returns the kinds of the first answers.
+     * for all, and returns the kinds of the first answers. With {@code holdUntilADuplicateIsAnswered}
+     * the handler does not return until some duplicate has been answered 409, so the run always shows
+     * the in-progress answer instead of depending on how fast the first request finishes.
      */
-    private Map<IdempotencyResult.Kind, Integer> run(Duration maxWait) throws Exception {
+    private Map<IdempotencyResult.Kind, Integer> run(Duration maxWait, boolean holdUntilADuplicateIsAnswered)
+            throws Exception {
         List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>();
         List<IdempotencyGuard> fleet = new ArrayList<>();
         String prefix = unique("fleet") + ":";
@@ -80,6 +84,7 @@ class GuardFleetTest extends IdempotencyRedisSupport {
         }
         AtomicInteger executions = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch duplicateAnswered = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(32);
         try {
             List<Future<IdempotencyResult>> firsts = new ArrayList<>();
@@ -87,11 +92,18 @@ class GuardFleetTest extends IdempotencyRedisSupport {
                 IdempotencyGuard guard = fleet.get(r % INSTANCES);
                 firsts.add(pool.submit(() -> {
                     start.await();
-                    return guard.handle("tenant-1", "key-4f2a", CHARGE, () -> {
+                    IdempotencyResult result = guard.handle("tenant-1", "key-4f2a", CHARGE, () -> {
                         int n = executions.incrementAndGet();
+                        if (holdUntilADuplicateIsAnswered) {
+                            assertThat(duplicateAnswered.await(60, TimeUnit.SECONDS)).as("a duplicate answered 409").isTrue();
+                        }
                         return StoredResponse.of(201, Map.of("Location", List.of("/charges/ch_" + n)),
                                 ("charged ch_" + n).getBytes(StandardCharsets.UTF_8));
                     });
+                    if (result.kind() == IdempotencyResult.Kind.IN_PROGRESS) {
+                        duplicateAnswered.countDown();
+                    }
+                    return result;
                 }));
             }
             start.countDown();
