@@ -197,11 +197,12 @@ class BreakerExactEdgesTest {
 
     @Test
     void aVeryBusyTimeWindowReportsExactCallsAndRescaledFailures() {
-        Fixture f = new Fixture(Fixture.small().timeWindow(10, 10).noSlowCallRule());
-        int rounds = 3 << 18; // 4 calls a round: 3 × 2^20 calls, 1.5 × what a 21-bit field holds
+        // One bucket keeps each rule check cheap; 4 calls a round: 2.5 × 2^20 calls, 1.25 × what a 21-bit field holds.
+        Fixture f = new Fixture(Fixture.small().timeWindow(10, 1).slowCallRateThreshold(1.0));
+        int rounds = 5 << 17;
         for (int i = 0; i < rounds; i++) {
             f.breaker.onFailure(MS, BOOM);
-            f.breaker.onSuccess(MS);
+            f.breaker.onSuccess(200 * MS); // slow
             f.breaker.onSuccess(MS);
             f.breaker.onSuccess(MS);
         }
@@ -209,7 +210,9 @@ class BreakerExactEdgesTest {
         assertThat(m.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(m.calls()).isEqualTo(4L * rounds);
         assertThat(m.failedCalls()).isBetween(rounds - 1L, rounds + 1L);
+        assertThat(m.slowCalls()).isBetween(rounds - 1L, rounds + 1L);
         assertThat(m.failureRate()).isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-5));
+        assertThat(m.slowCallRate()).isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-5));
     }
 
     // ---------------------------------------------------------------- what users read
