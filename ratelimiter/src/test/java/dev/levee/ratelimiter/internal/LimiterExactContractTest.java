@@ -395,6 +395,27 @@ class LimiterExactContractTest {
     }
 
     @org.junit.jupiter.api.Test
+    void anAsyncWindowWaitThatStillFitsWaitsAgainWithWhatIsLeft() {
+        ManualScheduler scheduler = new ManualScheduler(ticker);
+        // One permit per 100 ms window; 250 ms of waiting allowed.
+        AbstractRateLimiter l = limiter(RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.FIXED_WINDOW)
+                .rate(1, Duration.ofMillis(100)).maxWait(Duration.ofMillis(250)).ticker(ticker).sleeper(ticker)
+                .scheduler(scheduler).asyncExecutor(handedOff::add).build());
+        long now = ticker.read();
+        assertThat(l.tryAcquire(1, now)).isTrue();
+        CompletableFuture<Void> waiting = l.acquireAsync(now).toCompletableFuture(); // due in 100 ms
+        ticker.advance(100_000_000L);
+        assertThat(l.tryAcquire(1, ticker.read())).isTrue(); // someone else takes the permit first
+        scheduler.runDue();
+        runHandedOff();
+        assertThat(waiting).isNotDone(); // 150 ms left, the next permit 100 ms away: waits again
+        scheduler.advance(100_000_000L);
+        runHandedOff();
+        assertThat(waiting).isCompleted();
+        assertThat(ticker.read()).isEqualTo(now + 200_000_000L);
+    }
+
+    @org.junit.jupiter.api.Test
     void anAsyncWindowWaitReAsksWithWhatIsLeftOfItsBudget() {
         ManualScheduler scheduler = new ManualScheduler(ticker);
         // One permit per 100 ms window; 150 ms of waiting allowed.

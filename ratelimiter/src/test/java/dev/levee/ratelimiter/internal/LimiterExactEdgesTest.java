@@ -263,4 +263,90 @@ class LimiterExactEdgesTest {
         assertThat(l.tryAcquire(2, b4 + 31_250_000L - 1)).isFalse();
         assertThat(l.tryAcquire(2, b4 + 31_250_000L)).isTrue();
     }
+
+    // ---------------------------------------------------------------- third-session additions after the last run
+
+    @Test
+    void aRateChangeAtTheInstantTheLimiterFallsIdleKeepsTheWholeBurst() {
+        RateLimiter l = limiter(Kind.GCRA.config(ticker).build());
+        assertThat(l.tryAcquire(1, START)).isTrue(); // idle again at 5.1 s
+        ticker.advance(T);
+        l.setRate(5, Duration.ofSeconds(1));
+        assertThat(l.availablePermits(ticker.read())).isEqualTo(10);
+    }
+
+    @Test
+    void aLeakyBucketCountsItsQueueInPermitsAndTakesAnySizeAtOnceWhenEmpty() {
+        RateLimiter l = limiter(Kind.LEAKY_BUCKET.config(ticker).build());
+        assertThat(l.tryAcquire(2, START)).isTrue(); // an empty queue takes any size: due now, ends at 5.2 s
+        assertThat(l.reserve(1, START, SECOND)).isEqualTo(2 * T); // queued: ends at 5.3 s
+        assertThat(l.peek(START, new RateLimitDecision()).balance()).isEqualTo(-3);
+        assertThat(l.peek(START + T / 2, new RateLimitDecision()).balance()).isEqualTo(-3); // 2.5 intervals: 3 queued
+        assertThat(l.peek(START + T, new RateLimitDecision()).balance()).isEqualTo(-2);
+        assertThat(l.availablePermits(START + 3 * T - 1)).isZero();
+        assertThat(l.availablePermits(START + 3 * T)).isEqualTo(1);
+        l.setRate(10, Duration.ofSeconds(1)); // the queue is kept as a time, 1 ns earlier
+        RateLimitDecision d = new RateLimitDecision();
+        assertThat(l.tryAcquire(1, START, d)).isFalse();
+        assertThat(d.retryAfterNanos()).isEqualTo(3 * T - 1);
+    }
+
+    @Test
+    void aTokenBucketAsksARequestOfItsWholeCapacityToWaitUntilFull() {
+        RateLimiter l = limiter(Kind.TOKEN_BUCKET.config(ticker).build());
+        assertThat(l.tryAcquire(1, START)).isTrue();
+        assertThatThrownBy(() -> l.acquire(10, Duration.ZERO)).isInstanceOfSatisfying(RateLimitedException.class,
+                e -> assertThat(e.retryAfterNanos()).isEqualTo(T));
+    }
+
+    @Test
+    void aSlidingLogCountsARequestLargerThanItsLog() {
+        AbstractRateLimiter l = limiter(Kind.SLIDING_LOG.config(ticker).build());
+        LimiterStats stats = l.context().enableStats();
+        assertThat(l.tryAcquire(11, START)).isFalse();
+        assertThat(stats.rejections()).isEqualTo(1);
+        assertThat(stats.rejected()).isEqualTo(11);
+    }
+
+    @Test
+    void aLatePeekAtASlidingWindowCounterResetsWithTheNewerWindow() {
+        RateLimiter l = limiter(Kind.SLIDING_WINDOW_COUNTER.config(ticker).build()); // windows from 5 s
+        assertThat(l.tryAcquire(1, START + SECOND + SECOND / 2)).isTrue(); // window [6 s, 7 s)
+        long late = START + 8 * SECOND / 10; // 5.8 s
+        assertThat(l.peek(late, new RateLimitDecision()).resetAfterNanos()).isEqualTo(2 * SECOND + 2 * SECOND / 10);
+    }
+
+    @Test
+    void anyFourConsecutiveSubWindowBucketsHoldAtMostTheLimit() {
+        RateLimiter l = limiter(Kind.SUB_WINDOW_COUNTER.config(ticker).build()); // buckets of 250 ms from 5 s
+        long w = SECOND / 4;
+        assertThat(l.tryAcquire(3, START)).isTrue(); // bucket 0
+        assertThat(l.tryAcquire(3, START + w)).isTrue(); // bucket 1
+        assertThat(l.tryAcquire(3, START + 2 * w)).isTrue(); // bucket 2
+        assertThat(l.tryAcquire(1, START + 3 * w)).isTrue(); // bucket 3: 10 in the window
+        assertThat(l.tryAcquire(1, START + 3 * w)).isFalse();
+        // Bucket 4: buckets 1-3 hold 7, bucket 0 weighs floor(3 × 249999999/250000000) = 2.
+        assertThat(l.availablePermits(START + 4 * w)).isEqualTo(1);
+        assertThat(l.tryAcquire(2, START + 4 * w)).isFalse();
+        assertThat(l.tryAcquire(1, START + 4 * w)).isTrue();
+    }
+
+    @Test
+    void theSubWindowCounterHintsExactlyWhenTheRoomIsTakenByTheOldestBucketAlone() {
+        RateLimiter l = limiter(Kind.SUB_WINDOW_COUNTER.config(ticker).build());
+        long w = SECOND / 4;
+        assertThat(l.tryAcquire(2, START)).isTrue(); // bucket 0
+        assertThat(l.tryAcquire(8, START + w)).isTrue(); // bucket 1
+        RateLimitDecision d = new RateLimitDecision();
+        // Bucket 4: full part 8, a request of 2 leaves room 0, bucket 0 weighs 1 until e = w − ceil(w / 2).
+        assertThat(l.tryAcquire(2, START + 4 * w, d)).isFalse();
+        assertThat(d.retryAfterNanos()).isEqualTo(w / 2);
+        assertThat(l.tryAcquire(2, START + 4 * w + w / 2)).isTrue();
+
+        RateLimiter whole = limiter(Kind.SUB_WINDOW_COUNTER.config(ticker).build());
+        long now = ticker.read();
+        assertThat(whole.tryAcquire(1, now)).isTrue();
+        assertThat(whole.tryAcquire(10, now, d)).isFalse(); // the whole limit: the next bucket boundary, a hint
+        assertThat(d.retryAfterNanos()).isEqualTo(w);
+    }
 }
