@@ -4,10 +4,14 @@ import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.AbstractRateLimiter;
+import dev.levee.ratelimiter.internal.GcraLimiter;
+import dev.levee.ratelimiter.internal.KeyedStateTable;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -46,7 +50,10 @@ public final class KeyedRateLimiter<K> {
     private final RateLimiterConfig defaultConfig;
     private final Map<String, RateLimiterConfig> tiers;
     private final @Nullable Function<? super K, String> tierOf;
-    private final KeyedRegistry<K, AbstractRateLimiter> registry;
+    /** The keys of GCRA and leaky-bucket tiers without warm-up: state beside the key; else null. */
+    private final @Nullable KeyedStateTable<K> table;
+    /** The keys of every other configuration (a limiter object per key); null when {@link #table} serves. */
+    private final @Nullable KeyedRegistry<K, AbstractRateLimiter> registry;
 
     private KeyedRateLimiter(Builder<K> b, RateLimiterConfig defaultConfig) {
         this.name = b.name;
@@ -54,11 +61,40 @@ public final class KeyedRateLimiter<K> {
         this.tiers = Map.copyOf(b.tiers);
         this.tierOf = b.tierOf;
         this.ctx = new LimiterContext(b.name, defaultConfig.ticker(), defaultConfig.sleeper());
-        this.registry = KeyedRegistry.builder(b.name)
+        this.table = tableOrNull(b);
+        this.registry = table != null ? null : KeyedRegistry.builder(b.name)
                 .maxEntries(b.maxEntries)
                 .idleTimeout(b.idleTimeout)
                 .ticker(defaultConfig.ticker())
                 .buildEntries(this::create); // each key's limiter is its own registry entry
+    }
+
+    /**
+     * A state table when every tier's per-key state is one {@code long} with the tier's parameters (GCRA
+     * or leaky bucket, no warm-up) and the bound fits one; else null (the registry serves).
+     */
+    private @Nullable KeyedStateTable<K> tableOrNull(Builder<K> b) {
+        if (b.maxEntries > KeyedStateTable.MAX_ENTRIES) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(tiers.keySet());
+        GcraLimiter[] prototypes = new GcraLimiter[names.size() + 1];
+        for (int t = 0; t < prototypes.length; t++) {
+            RateLimiterConfig config = t == 0 ? defaultConfig : java.util.Objects.requireNonNull(tiers.get(names.get(t - 1)));
+            if (!KeyedStateTable.fits(config)) {
+                return null; // before creating anything: a token bucket's shared origin is read at its first key
+            }
+            prototypes[t] = (GcraLimiter) Limiters.create(ctx, config);
+        }
+        Map<String, Integer> index = new HashMap<>();
+        for (int t = 1; t < prototypes.length; t++) {
+            index.put(names.get(t - 1), t);
+        }
+        Function<? super K, String> byKey = tierOf;
+        return new KeyedStateTable<>(ctx, prototypes, key -> {
+            String tier = byKey == null ? null : byKey.apply(key);
+            return tier == null ? 0 : index.getOrDefault(tier, 0);
+        }, b.maxEntries, dev.levee.core.Deadline.saturatedNanos(b.idleTimeout));
     }
 
     /**
@@ -90,7 +126,13 @@ public final class KeyedRateLimiter<K> {
      * @return its limiter
      */
     public RateLimiter forKey(K key) {
-        return registry.get(key);
+        KeyedStateTable<K> t = table;
+        return t != null ? t.promote(key, ctx.ticker().read()) : registry().get(key);
+    }
+
+    @SuppressWarnings("NullAway") // exactly one of table and registry is set
+    private KeyedRegistry<K, AbstractRateLimiter> registry() {
+        return java.util.Objects.requireNonNull(registry, "registry");
     }
 
     /**
@@ -111,8 +153,9 @@ public final class KeyedRateLimiter<K> {
      * @return true if granted
      */
     public boolean tryAcquire(K key, int permits) {
-        long now = ctx.ticker().read(); // one reading serves the registry's bookkeeping and the decision
-        return registry.get(key, now).tryAcquire(permits, now);
+        long now = ctx.ticker().read(); // one reading serves the eviction bookkeeping and the decision
+        KeyedStateTable<K> t = table;
+        return t != null ? t.tryAcquire(key, permits, now, null) : registry().get(key, now).tryAcquire(permits, now);
     }
 
     /**
@@ -125,7 +168,8 @@ public final class KeyedRateLimiter<K> {
      */
     public boolean tryAcquire(K key, int permits, RateLimitDecision into) {
         long now = ctx.ticker().read();
-        return registry.get(key, now).tryAcquire(permits, now, into);
+        KeyedStateTable<K> t = table;
+        return t != null ? t.tryAcquire(key, permits, now, into) : registry().get(key, now).tryAcquire(permits, now, into);
     }
 
     /**
@@ -137,7 +181,7 @@ public final class KeyedRateLimiter<K> {
      * @param maxWait the longest wait
      */
     public void acquire(K key, int permits, Duration maxWait) {
-        registry.get(key).acquire(permits, maxWait);
+        forKey(key).acquire(permits, maxWait);
     }
 
     /**
@@ -157,22 +201,30 @@ public final class KeyedRateLimiter<K> {
 
     /** @return keys tracked now, at most {@link #maxEntries()} */
     public int size() {
-        return registry.size();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.size() : registry().size();
     }
 
     /** @return the bound on keys */
     public int maxEntries() {
-        return registry.maxEntries();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.maxEntries() : registry().maxEntries();
     }
 
     /** @return keys evicted since creation */
     public long evictionCount() {
-        return registry.evictionCount();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.evictionCount() : registry().evictionCount();
     }
 
     /** Evicts every key idle longer than the idle timeout. */
     public void cleanUp() {
-        registry.cleanUp();
+        KeyedStateTable<K> t = table;
+        if (t != null) {
+            t.cleanUp(ctx.ticker().read());
+        } else {
+            registry().cleanUp();
+        }
     }
 
     LimiterContext context() {
