@@ -4,7 +4,6 @@ import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.AbstractRateLimiter;
-import dev.levee.ratelimiter.internal.GcraLimiter;
 import dev.levee.ratelimiter.internal.KeyedStateTable;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import dev.levee.ratelimiter.internal.Limiters;
@@ -78,13 +77,13 @@ public final class KeyedRateLimiter<K> {
             return null;
         }
         List<String> names = new ArrayList<>(tiers.keySet());
-        GcraLimiter[] prototypes = new GcraLimiter[names.size() + 1];
+        AbstractRateLimiter[] prototypes = new AbstractRateLimiter[names.size() + 1];
         for (int t = 0; t < prototypes.length; t++) {
             RateLimiterConfig config = t == 0 ? defaultConfig : java.util.Objects.requireNonNull(tiers.get(names.get(t - 1)));
             if (!KeyedStateTable.fits(config)) {
                 return null; // before creating anything: a token bucket's shared origin is read at its first key
             }
-            prototypes[t] = (GcraLimiter) Limiters.create(ctx, config);
+            prototypes[t] = Limiters.create(ctx, config);
         }
         Map<String, Integer> index = new HashMap<>();
         for (int t = 1; t < prototypes.length; t++) {

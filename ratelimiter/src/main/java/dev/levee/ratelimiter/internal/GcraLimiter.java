@@ -55,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  * bucket, which takes any size, refuses (with {@code retryAfter} {@link Long#MAX_VALUE}) a request
  * whose {@code n·T} or new {@code tat} would not fit in a long instead of letting it wrap.
  */
-public class GcraLimiter extends AbstractRateLimiter {
+public class GcraLimiter extends AbstractRateLimiter implements SlotAlgorithm {
     private static final VarHandle TAT;
     /** A {@code long[]} element: a key's state in a {@link KeyedStateTable}. */
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
@@ -292,16 +292,9 @@ public class GcraLimiter extends AbstractRateLimiter {
      * is never touched). One CAS loop, the formulas of {@link #decide}. The table's parameters never
      * change (a key whose rate changes is promoted to its own limiter first) and a table tier has no
      * warm-up, so no seal is waited for.
-     *
-     * @param words the table's state words
-     * @param at the index of the key's state
-     * @param permits how many, at least 1
-     * @param nowNanos now
-     * @param into overwritten with the decision, or null
-     * @return an {@link EncodedWait} code, or {@link KeyedStateTable#GONE} if the slot no longer holds
-     *         a live state (evicted, moved, or promoted): then nothing was decided
      */
-    final long decideInSlot(long[] words, int at, int permits, long nowNanos, @Nullable RateLimitDecision into) {
+    @Override
+    public final long decideInSlot(long[] words, int at, int permits, long nowNanos, @Nullable RateLimitDecision into) {
         checkPermits(permits);
         Params p = params;
         int losses = 0;
@@ -335,14 +328,17 @@ public class GcraLimiter extends AbstractRateLimiter {
         }
     }
 
-    /**
-     * Sets this (not yet published) limiter's state to a key's state taken from a
-     * {@link KeyedStateTable} slot, when the key is promoted to its own limiter.
-     *
-     * @param tableState the slot's state ({@link KeyedStateTable#FRESH} for a key never charged)
-     */
-    final void adoptTableState(long tableState) {
-        TAT.setVolatile(this, tableState == KeyedStateTable.FRESH ? Long.MIN_VALUE + 1 : tableState);
+    /** A new key is idle since forever: {@link KeyedStateTable#FRESH}, no clock reading. */
+    @Override
+    public final long freshState(long nowNanos) {
+        return KeyedStateTable.FRESH;
+    }
+
+    @Override
+    public final AbstractRateLimiter promoted(LimiterContext ctx, long state) {
+        GcraLimiter own = (GcraLimiter) Limiters.create(ctx, config());
+        own.tat = state == KeyedStateTable.FRESH ? Long.MIN_VALUE + 1 : state; // published with the object
+        return own;
     }
 
     /**

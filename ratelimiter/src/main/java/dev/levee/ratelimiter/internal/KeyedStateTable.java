@@ -1,6 +1,5 @@
 package dev.levee.ratelimiter.internal;
 
-import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
@@ -13,7 +12,7 @@ import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The per-key state of a keyed GCRA or leaky-bucket limiter, held beside the key in one
+ * The per-key state of a keyed GCRA, leaky-bucket or token-bucket limiter, held beside the key in one
  * open-addressing table, so a decision on a present key loads the key's slot and its state together
  * (one dependent cache miss after the key's hash) and updates the state with one CAS in place.
  *
@@ -22,12 +21,14 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   META   = hash &lt;&lt; 32 | tier index          (immutable once the key is published)
  *   ACCESS = last access | CLOCK bit (low bit)   (written by a hit only when it changes)
- *   STATE  = the key's tat, FRESH, DELEGATED or DEAD
+ *   STATE  = the key's state (GCRA: tat; token bucket: its state long), or DELEGATED, or DEAD
  * </pre>
  * A key's slot is found by linear probing from {@code (hash·0x9E3779B9) >>> (32 − log2 capacity)}; the
  * probe compares the reference ({@code ==}) first, then the stored hash and {@code equals}. The
- * parameters are the tier's, shared by its keys (a {@link GcraLimiter} prototype per tier whose own
- * state is never used); the state {@code long} is the whole per-key state.
+ * parameters are the tier's, shared by its keys (a {@link SlotAlgorithm} prototype limiter per tier
+ * whose own state is never used); the state {@code long} is the whole per-key state. A new key's state
+ * is the tier's fresh state (a full burst), set without a clock reading unless a token bucket starts
+ * part-full.
  *
  * <p><b>Guarantees.</b>
  * <ul>
@@ -54,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  * key that returns starts fresh (a full burst).
  *
  * <p><b>Promotion.</b> A key whose caller asks for its own limiter object ({@code forKey}: to change
- * its rate alone, to wait in {@code acquire}) is promoted: a {@link GcraLimiter} taking over the slot's
+ * its rate alone, to wait in {@code acquire}) is promoted: a limiter of the tier's algorithm taking over the slot's
  * state is created and kept in a side map, and the slot's state becomes {@link #DELEGATED}; decisions
  * on that key then go to that limiter (a map lookup more). The promoted limiter is the key's state for
  * as long as the key stays; once the key is evicted the object is detached (what it decides no longer
@@ -124,7 +125,7 @@ public final class KeyedStateTable<K> {
         }
     }
 
-    private final GcraLimiter[] tiers;
+    private final SlotAlgorithm[] tiers;
     private final ToIntFunction<? super K> tierOf;
     private final LimiterContext ctx;
     private final int maxEntries;
@@ -132,7 +133,7 @@ public final class KeyedStateTable<K> {
     private final long idleNanos;
     private final long touchGranularityNanos;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ConcurrentHashMap<Object, GcraLimiter> promoted = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, AbstractRateLimiter> promoted = new ConcurrentHashMap<>();
     private volatile Slots slots = new Slots(MIN_CAPACITY);
     /** Live keys, for readers; written under the lock from {@link #count}. */
     private volatile int size;
@@ -150,18 +151,24 @@ public final class KeyedStateTable<K> {
 
     /**
      * @param ctx the context shared by every key
-     * @param tiers one prototype limiter per tier (GCRA or leaky bucket, no warm-up), index 0 the default
+     * @param tiers one prototype limiter per tier (each {@link #fits}), index 0 the default
      * @param tierOf the tier index of a key, called once when the key is inserted
      * @param maxEntries the bound on keys, 1 to {@link #MAX_ENTRIES}
      * @param idleNanos how long an unused key is kept without space pressure
      */
-    public KeyedStateTable(LimiterContext ctx, GcraLimiter[] tiers, ToIntFunction<? super K> tierOf, int maxEntries,
+    public KeyedStateTable(LimiterContext ctx, AbstractRateLimiter[] tiers, ToIntFunction<? super K> tierOf, int maxEntries,
             long idleNanos) {
         if (maxEntries < 1 || maxEntries > MAX_ENTRIES) {
             throw new IllegalArgumentException("maxEntries must be in [1, " + MAX_ENTRIES + "] but was " + maxEntries);
         }
         this.ctx = ctx;
-        this.tiers = tiers.clone();
+        this.tiers = new SlotAlgorithm[tiers.length];
+        for (int t = 0; t < tiers.length; t++) {
+            if (!(tiers[t] instanceof SlotAlgorithm) || !fits(tiers[t].config())) {
+                throw new IllegalArgumentException("tier " + t + " does not fit a state table: " + tiers[t]);
+            }
+            this.tiers[t] = (SlotAlgorithm) tiers[t];
+        }
         this.tierOf = tierOf;
         this.maxEntries = maxEntries;
         this.maxCapacity = Math.max(MIN_CAPACITY, Integer.highestOneBit(2 * maxEntries - 1) << 1);
@@ -170,15 +177,22 @@ public final class KeyedStateTable<K> {
     }
 
     /**
-     * Whether a tier's configuration can be held in a table: GCRA or leaky bucket without warm-up
-     * (their per-key state is one {@code long} and their parameters are the tier's).
+     * Whether a tier's configuration can be held in a table: GCRA or leaky bucket without warm-up, or
+     * the token bucket (their per-key state is one {@code long} and their parameters are the tier's).
      *
      * @param config a tier's configuration
      * @return whether it fits
      */
     public static boolean fits(RateLimiterConfig config) {
-        return (config.algorithm() == RateLimitAlgorithm.GCRA || config.algorithm() == RateLimitAlgorithm.LEAKY_BUCKET)
-                && config.warmUpNanos() == 0;
+        switch (config.algorithm()) {
+            case GCRA:
+            case LEAKY_BUCKET:
+                return config.warmUpNanos() == 0; // warm-up parameters start at each key's creation
+            case TOKEN_BUCKET:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /**
@@ -223,7 +237,7 @@ public final class KeyedStateTable<K> {
         int tier = (int) words[base + META];
         long code = tiers[tier].decideInSlot(words, base + STATE, permits, nowNanos, into);
         if (code == GONE && (long) WORDS.getVolatile(words, base + STATE) == DELEGATED) {
-            GcraLimiter own = promoted.get(key);
+            AbstractRateLimiter own = promoted.get(key);
             if (own != null) {
                 return into == null ? (own.tryAcquire(permits, nowNanos) ? 0L : -1L)
                         : (own.tryAcquire(permits, nowNanos, into) ? 0L : -1L);
@@ -274,7 +288,7 @@ public final class KeyedStateTable<K> {
      * @param nowNanos the caller's ticker reading (marks the key used)
      * @return the key's own limiter, the same object while the key stays
      */
-    public GcraLimiter promote(K key, long nowNanos) {
+    public AbstractRateLimiter promote(K key, long nowNanos) {
         Objects.requireNonNull(key, "key");
         lock.lock();
         try {
@@ -286,11 +300,10 @@ public final class KeyedStateTable<K> {
             if (state == DELEGATED) {
                 return Objects.requireNonNull(promoted.get(key), "promoted limiter");
             }
-            GcraLimiter prototype = tiers[(int) words[base + META]];
-            GcraLimiter own = (GcraLimiter) Limiters.create(ctx, prototype.config());
+            SlotAlgorithm prototype = tiers[(int) words[base + META]];
             while (true) {
                 // Not yet reachable by deciders: they look it up only after seeing DELEGATED.
-                own.adoptTableState(state);
+                AbstractRateLimiter own = prototype.promoted(ctx, state);
                 promoted.put(key, own);
                 long witness = (long) WORDS.compareAndExchange(words, base + STATE, state, DELEGATED);
                 if (witness == state) {
@@ -323,10 +336,11 @@ public final class KeyedStateTable<K> {
         while (s.keys[i] != null) {
             i = (i + 1) & s.mask;
         }
+        long fresh = tiers[tier].freshState(now); // may throw (a tier's arithmetic): before anything changes
         int base = WIDTH * i;
         s.words[base + META] = (long) h << 32 | tier;
         s.words[base + ACCESS] = now & ~REFERENCED; // not yet referenced: a key seen once goes first
-        s.words[base + STATE] = FRESH;
+        s.words[base + STATE] = fresh;
         KEYS.setRelease(s.keys, i, key); // publishes the words above with it
         s.live++;
         size = ++count;

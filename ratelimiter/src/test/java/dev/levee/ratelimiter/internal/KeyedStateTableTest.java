@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The keyed state table: the bound, exact budgets under 16 threads while keys are inserted, evicted
@@ -79,8 +81,8 @@ class KeyedStateTableTest {
     private <K> KeyedStateTable<K> table(RateLimitAlgorithm algorithm, long burst, int maxEntries) {
         LimiterContext ctx = new LimiterContext("table", ticker, ticker);
         RateLimiterConfig config = config(algorithm, burst);
-        GcraLimiter prototype = (GcraLimiter) Limiters.create(ctx, config);
-        return new KeyedStateTable<>(ctx, new GcraLimiter[] {prototype}, k -> 0, maxEntries, IDLE);
+        AbstractRateLimiter prototype = Limiters.create(ctx, config);
+        return new KeyedStateTable<>(ctx, new AbstractRateLimiter[] {prototype}, k -> 0, maxEntries, IDLE);
     }
 
     private <K> boolean take(KeyedStateTable<K> table, K key) {
@@ -165,11 +167,12 @@ class KeyedStateTableTest {
      * inserted, evicted idle and moved by rebuilds, each hot key grants exactly its budget. A decision
      * landing on another key's slot, a state lost in a move, or a state duplicated would break it.
      */
-    @Test
-    void hotKeysGrantExactlyTheirBudgetWhileTheirProbeChainChurns() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = RateLimitAlgorithm.class, names = {"GCRA", "TOKEN_BUCKET"})
+    void hotKeysGrantExactlyTheirBudgetWhileTheirProbeChainChurns(RateLimitAlgorithm algorithm) throws Exception {
         int budget = 50;
         int hotKeys = 4;
-        KeyedStateTable<Colliding> table = table(budget, 4_096);
+        KeyedStateTable<Colliding> table = table(algorithm, budget, 4_096);
         SplittableRandom seeds = new SplittableRandom(25);
         // Old flood keys, idle by the time the threads start: cleanUp retires them meanwhile.
         for (int i = 0; i < 300; i++) {
@@ -229,12 +232,13 @@ class KeyedStateTableTest {
      * its budget per lifetime (it may be evicted between a thread's touches and return fresh), and
      * exactly its budget when it never was.
      */
-    @Test
-    void aFloodNeverLetsAHotKeyOverAdmit() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = RateLimitAlgorithm.class, names = {"GCRA", "TOKEN_BUCKET"})
+    void aFloodNeverLetsAHotKeyOverAdmit(RateLimitAlgorithm algorithm) throws Exception {
         int budget = 20;
         int hotKeys = 8;
         int bound = 64;
-        KeyedStateTable<Integer> table = table(budget, bound);
+        KeyedStateTable<Integer> table = table(algorithm, budget, bound);
         ConcurrentHashMap<Integer, AtomicInteger> evictionsOf = new ConcurrentHashMap<>();
         table.onEviction(k -> evictionsOf.computeIfAbsent((Integer) k, x -> new AtomicInteger()).incrementAndGet());
         AtomicLongArray granted = new AtomicLongArray(hotKeys);
@@ -368,6 +372,23 @@ class KeyedStateTableTest {
     }
 
     @Test
+    void theTokenBucketRefillsOnItsExactCurveInASlot() {
+        LimiterContext ctx = new LimiterContext("table", ticker, ticker);
+        AbstractRateLimiter prototype = Limiters.create(ctx, RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .rate(7, Duration.ofSeconds(10)).burst(7).ticker(ticker).sleeper(ticker).build()); // 10 s / 7: counting curve
+        KeyedStateTable<String> table = new KeyedStateTable<>(ctx, new AbstractRateLimiter[] {prototype}, k -> 0, 10, IDLE);
+        assertThat(grants(table, "a", 10)).isEqualTo(7);
+        ticker.advance(Duration.ofSeconds(10));
+        assertThat(grants(table, "a", 10)).isEqualTo(7); // exactly 7 per 10 s, no drift
+        ticker.advance(Duration.ofMillis(1_428)); // 0.9996 of one token's 10/7 s
+        assertThat(grants(table, "a", 1)).isZero();
+        ticker.advance(Duration.ofMillis(1));
+        assertThat(grants(table, "a", 1)).isEqualTo(1);
+        RateLimiter own = table.promote("a", ticker.read());
+        assertThat(own.availablePermits(ticker.read())).isZero(); // the slot's state carried
+    }
+
+    @Test
     void theLeakyBucketQueueAdmitsOneAtATime() {
         KeyedStateTable<String> table = table(RateLimitAlgorithm.LEAKY_BUCKET, 6, 10);
         assertThat(grants(table, "a", 3)).isEqualTo(1);
@@ -383,9 +404,9 @@ class KeyedStateTableTest {
             reads.incrementAndGet();
             return ticker.read();
         }, ticker);
-        GcraLimiter prototype = (GcraLimiter) Limiters.create(ctx, RateLimiterConfig.builder()
+        AbstractRateLimiter prototype = Limiters.create(ctx, RateLimiterConfig.builder()
                 .rate(1_000_000, Duration.ofSeconds(1)).burst(1_000_000).ticker(ctx.ticker()).sleeper(ticker).build());
-        KeyedStateTable<String> table = new KeyedStateTable<>(ctx, new GcraLimiter[] {prototype}, k -> 0, 10, IDLE);
+        KeyedStateTable<String> table = new KeyedStateTable<>(ctx, new AbstractRateLimiter[] {prototype}, k -> 0, 10, IDLE);
         table.tryAcquire("k", 1, 1_000L, null);
         long before = reads.get();
         for (int i = 0; i < 1_000; i++) {
