@@ -299,7 +299,7 @@ class KeyedStateTableTest {
 
     @Test
     void theClockHandGivesAUsedKeyASecondChance() {
-        KeyedStateTable<Colliding> table = table(5, 3); // one chain: the hand meets keys in insertion order
+        KeyedStateTable<Colliding> table = table(5, 3);
         Colliding a = new Colliding(1, 3);
         Colliding b = new Colliding(2, 3);
         Colliding c = new Colliding(3, 3);
@@ -308,17 +308,28 @@ class KeyedStateTableTest {
         take(table, a);
         take(table, b);
         take(table, c);
-        take(table, a); // used: a and c keep their place once
+        take(table, a); // used: a and c get a second chance, whatever the hand's order
         take(table, c);
-        take(table, d); // the hand clears a, evicts b (seen once)
+        take(table, d); // the hand clears what it passes and evicts b, seen once
         assertThat(table.contains(b)).isFalse();
         take(table, a); // used again since the hand passed
-        take(table, e); // the hand clears c, evicts d (seen once)
+        take(table, c);
+        take(table, e); // d, seen once, goes
         assertThat(table.contains(a)).isTrue();
         assertThat(table.contains(c)).isTrue();
         assertThat(table.contains(d)).isFalse();
         assertThat(table.contains(e)).isTrue();
         assertThat(table.evictionCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aFloodOfFreshKeysKeepsProbesShort() {
+        KeyedStateTable<Integer> table = table(5, 1_000);
+        for (int key = 0; key < 200_000; key++) {
+            assertThat(take(table, key)).isTrue();
+        }
+        assertThat(table.size()).isEqualTo(1_000);
+        assertThat(table.longestRun()).as("longest run of occupied slots").isLessThan(200);
     }
 
     /** Inserts fresh keys until {@code key} is evicted (it goes within two turns of the hand). */
