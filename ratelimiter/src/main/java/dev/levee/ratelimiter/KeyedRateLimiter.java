@@ -23,23 +23,28 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Tiers.</b> A key maps to a tier ({@code tierOf}), and a tier to a {@link RateLimiterConfig}
  * (free: 10/s, gold: 1000/s). Keys whose tier is not configured get the default config.
  *
- * <p><b>Memory.</b> Built on the core {@link KeyedRegistry}: at most {@code maxEntries} keys at any
- * moment (the least recently used, or those idle longer than {@code idleTimeout}, are evicted first).
- * All keys share one name, ticker, listener list and counter set, and the keys of one tier share their
- * parameters, so a key's limiter is its algorithm state plus the registry's 8-byte stamp, and is itself
- * the registry's entry (no wrapper): 32 bytes for GCRA, the leaky bucket and the token bucket (one
- * reference and two {@code long}s: the stamp and the state; the window counters and the sliding log
- * add their window objects); plus the map's node and table slot (about 40 bytes) and the key itself
- * (64-bit JVM, compressed oops). Measured at a million keys: see
- * {@code docs/ratelimiter.md}. A key's {@link #forKey} limiter is that same object. An evicted key that
- * returns starts with a full
- * budget, so size {@code maxEntries} above the number of keys active within one period, and set
- * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway
- * for GCRA and the token bucket).
+ * <p><b>Memory.</b> At most {@code maxEntries} keys at any moment (idle keys, then those not used since
+ * the CLOCK hand last passed, are evicted first). All keys share one name, ticker, listener list and
+ * counter set, and the keys of one tier share their parameters. When every tier is GCRA or the leaky
+ * bucket without warm-up, or the token bucket, a key's whole state is one {@code long} kept beside the
+ * key in an open-addressing table ({@code KeyedStateTable}): 28 bytes a slot, at most
+ * {@code nextPowerOfTwo(2·maxEntries)} slots, grown by doubling — about 63 bytes per key besides the key
+ * at a million keys. Other configurations keep a 32-byte limiter object per key in the core
+ * {@link KeyedRegistry}, behind a map node (about 73 bytes per key plus any window objects). Measured
+ * figures: {@code docs/ratelimiter.md}. An evicted key that returns starts with a full budget, so size
+ * {@code maxEntries} above the number of keys active within one period, and set {@code idleTimeout} to
+ * at least the longest period (after that a key's state is back to full anyway for GCRA and the token
+ * bucket).
+ *
+ * <p><b>{@link #forKey}</b> returns the key's own limiter object, the same one on every call while the
+ * key stays; its {@code setRate} changes that key alone. In a state table this promotes the key (its
+ * state moves into that object and its decisions go through it, one map lookup more); {@link #acquire}
+ * (waiting) promotes too. Once the key is evicted the object is detached: what it decides no longer
+ * counts for the key, which comes back fresh at its tier's rate.
  *
  * <p>Thread-safe. A hit (known key) takes no lock and allocates nothing beyond what the key's
- * {@code hashCode} does, and a decision reads the clock once: the same reading serves the registry's
- * idle bookkeeping and the limiter.
+ * {@code hashCode} does, and a decision reads the clock once: the same reading serves the eviction
+ * bookkeeping and the decision. Inserting a key, evicting one and growing the table take a lock.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
