@@ -1,5 +1,6 @@
 package dev.levee.ratelimiter;
 
+import dev.levee.core.Deadline;
 import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Validate;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +56,7 @@ public final class KeyedRateLimiter<K> {
     private final RateLimiterConfig defaultConfig;
     private final Map<String, RateLimiterConfig> tiers;
     private final @Nullable Function<? super K, String> tierOf;
-    /** The keys of GCRA and leaky-bucket tiers without warm-up: state beside the key; else null. */
+    /** The keys when every tier is GCRA or leaky bucket without warm-up, or token bucket: state beside the key; else null. */
     private final @Nullable KeyedStateTable<K> table;
     /** The keys of every other configuration (a limiter object per key); null when {@link #table} serves. */
     private final @Nullable KeyedRegistry<K, AbstractRateLimiter> registry;
@@ -75,7 +77,7 @@ public final class KeyedRateLimiter<K> {
 
     /**
      * A state table when every tier's per-key state is one {@code long} with the tier's parameters (GCRA
-     * or leaky bucket, no warm-up) and the bound fits one; else null (the registry serves).
+     * or leaky bucket without warm-up, token bucket) and the bound fits one; else null (the registry serves).
      */
     private @Nullable KeyedStateTable<K> tableOrNull(Builder<K> b) {
         if (b.maxEntries > KeyedStateTable.MAX_ENTRIES) {
@@ -84,7 +86,7 @@ public final class KeyedRateLimiter<K> {
         List<String> names = new ArrayList<>(tiers.keySet());
         AbstractRateLimiter[] prototypes = new AbstractRateLimiter[names.size() + 1];
         for (int t = 0; t < prototypes.length; t++) {
-            RateLimiterConfig config = t == 0 ? defaultConfig : java.util.Objects.requireNonNull(tiers.get(names.get(t - 1)));
+            RateLimiterConfig config = t == 0 ? defaultConfig : Objects.requireNonNull(tiers.get(names.get(t - 1)));
             if (!KeyedStateTable.fits(config)) {
                 return null; // before creating anything: a token bucket's shared origin is read at its first key
             }
@@ -98,7 +100,7 @@ public final class KeyedRateLimiter<K> {
         return new KeyedStateTable<>(ctx, prototypes, key -> {
             String tier = byKey == null ? null : byKey.apply(key);
             return tier == null ? 0 : index.getOrDefault(tier, 0);
-        }, b.maxEntries, dev.levee.core.Deadline.saturatedNanos(b.idleTimeout));
+        }, b.maxEntries, Deadline.saturatedNanos(b.idleTimeout));
     }
 
     /**
@@ -134,9 +136,9 @@ public final class KeyedRateLimiter<K> {
         return t != null ? t.promote(key, ctx.ticker().read()) : registry().get(key);
     }
 
-    @SuppressWarnings("NullAway") // exactly one of table and registry is set
+    /** Exactly one of {@link #table} and {@link #registry} is set. */
     private KeyedRegistry<K, AbstractRateLimiter> registry() {
-        return java.util.Objects.requireNonNull(registry, "registry");
+        return Objects.requireNonNull(registry, "registry");
     }
 
     /**
