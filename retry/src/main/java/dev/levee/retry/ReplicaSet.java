@@ -62,7 +62,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p><b>Guarantees.</b> Outstanding counts are exact (each pick adds one to its replica, each
- * completion takes one, never below zero). Never more than the cap is ejected, however many
+ * completion takes one, never below zero). A completion reported when its replica has no call
+ * outstanding (a duplicate report of one call, or one without a pick) counts nothing: no outcome, no
+ * latency sample, no step toward an ejection. (With several calls outstanding on one replica, a
+ * duplicate cannot be told from another call's completion; report each call once.) Never more than the cap is ejected, however many
  * replicas fail at once. The panic decision is exact at the boundary ({@code up / (double) n} is
  * compared with the threshold, so 5 of 10 up at 0.5 is not panic). A pick always answers a replica:
  * when no candidate is eligible (panic off and every replica down) it spreads over every candidate.
@@ -311,7 +314,9 @@ public final class ReplicaSet<R> {
      * @param latencyNanos the call's latency
      */
     public void onSuccess(int replica, long latencyNanos) {
-        states.release(replica);
+        if (!states.release(replica)) {
+            return; // no pick outstanding: a duplicate report, counted the first time
+        }
         states.success(replica);
         if (peakEwma) {
             states.sample(replica, latencyNanos, ticker.read(), decayNanos, true);
@@ -327,7 +332,9 @@ public final class ReplicaSet<R> {
      * @param failure what it threw, or null for a failed result (for the record; every failure counts)
      */
     public void onFailure(int replica, long latencyNanos, @Nullable Throwable failure) {
-        states.release(replica);
+        if (!states.release(replica)) {
+            return; // no pick outstanding: a duplicate report must not count twice toward an ejection
+        }
         long streak = states.failure(replica);
         long now = peakEwma || streak >= config.consecutiveFailures() ? ticker.read() : 0L;
         if (peakEwma) {
@@ -347,9 +354,10 @@ public final class ReplicaSet<R> {
      * @param elapsedNanos how long the call had run
      */
     public void onCancelled(int replica, long elapsedNanos) {
-        if (states.release(replica)) {
-            states.other(replica);
+        if (!states.release(replica)) {
+            return;
         }
+        states.other(replica);
         if (peakEwma) {
             states.sample(replica, elapsedNanos, ticker.read(), decayNanos, false);
         }

@@ -40,6 +40,27 @@ class ReplicaSetTest {
     }
 
     @Test
+    void aDuplicateCompletionCountsNothing() {
+        // Default: 5 consecutive failures eject. One call reported failed five times must not eject.
+        ReplicaSet<String> set = ReplicaSet.of("dup", config().selectionRule(SelectionRule.ROUND_ROBIN).build(), names(2));
+        int failed = set.pick();
+        for (int i = 0; i < 5; i++) {
+            set.onFailure(failed, MS, boom);
+        }
+        int succeeded = set.pick();
+        set.onSuccess(succeeded, MS);
+        set.onSuccess(succeeded, MS);
+        set.onCancelled(succeeded, MS);
+        set.onIgnored(succeeded);
+        assertThat(set.isEjected(failed)).isFalse();
+        ReplicaSetMetrics m = set.metrics();
+        assertThat(m.picks()).isEqualTo(2);
+        assertThat(m.failures()).isEqualTo(1);
+        assertThat(m.successes()).isEqualTo(1);
+        assertThat(m.outstanding()).isZero();
+    }
+
+    @Test
     void roundRobinVisitsEveryReplicaInTurn() {
         ReplicaSet<String> set = ReplicaSet.of("rr", config().selectionRule(SelectionRule.ROUND_ROBIN).build(), names(4));
         List<Integer> order = new ArrayList<>();

@@ -123,9 +123,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Cost.</b> INTERRUPT mode reads the ticker once, allocates a 40-byte timer and (without a
  * tighter current deadline) the attached deadline and its scope, and arms and disarms the timer with
  * a CAS each (O(1), whatever the number of pending timeouts). COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
- * listener or an adaptive timeout needs the latency). It allocates the attached deadline (24 bytes)
- * only when it is tighter than the current one; under a binding request deadline it allocates
- * nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
+ * listener or an adaptive timeout needs the latency). It allocates the attached deadline and its scope
+ * (56 bytes in all, measured) only when the deadline is tighter than the current one; under a binding
+ * request deadline it allocates nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
  */
 @SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 public final class Timeout implements Policy {
