@@ -97,6 +97,61 @@ class ReplicaSetMetricsTest {
         assertThat(set.outstanding(1)).isZero();
     }
 
+    /**
+     * The replicas counted down (the panic state's input) move once per change of a replica's state: a
+     * health report that changes nothing moves nothing, and an ejected replica reported unhealthy too
+     * is still one replica down.
+     */
+    @Test
+    void aReplicaIsCountedDownOnceWhateverTheReportsSay() {
+        ReplicaSet<String> set = ReplicaSet.of("d", ReplicaSetConfig.builder().ticker(ticker)
+                .random(RandomSource.seeded(1)).selectionRule(SelectionRule.ROUND_ROBIN).failureRateEjection(false)
+                .build(), List.of("r0", "r1", "r2", "r3"));
+        set.reportHealth(0, true); // already healthy
+        set.reportHealth(0, true);
+        assertThat(set.downCount()).isZero();
+        set.reportHealth(0, false);
+        set.reportHealth(0, false); // already unhealthy
+        assertThat(set.downCount()).isEqualTo(1);
+        set.reportHealth(0, true);
+        assertThat(set.downCount()).isZero();
+
+        for (int i = 0; i < 5; i++) {
+            int r;
+            do {
+                r = set.pick();
+                if (r != 2) {
+                    set.onSuccess(r, MS);
+                }
+            } while (r != 2);
+            set.onFailure(2, MS, boom);
+        }
+        assertThat(set.isEjected(2)).isTrue();
+        assertThat(set.downCount()).isEqualTo(1);
+        set.reportHealth(2, false);
+        assertThat(set.downCount()).as("ejected and unhealthy: still one replica down").isEqualTo(1);
+        set.reportHealth(2, true);
+        assertThat(set.downCount()).as("healthy again but still ejected").isEqualTo(1);
+        assertThat(set.panicking()).isFalse();
+    }
+
+    /** The estimate read later is the stored one decayed by exp(-elapsed / decay time). */
+    @Test
+    void theEstimateReadLaterIsDecayed() {
+        ReplicaSet<String> set = ReplicaSet.of("decay", ReplicaSetConfig.builder().ticker(ticker)
+                .random(RandomSource.seeded(1)).decayTime(java.time.Duration.ofSeconds(10)).failureRateEjection(false)
+                .build(), List.of("only"));
+        set.onSuccess(set.pick(), 10 * MS);
+        ticker.advance(java.time.Duration.ofSeconds(10));
+        long tenSeconds = 10_000 * MS;
+        // time is kept in 65.5 us units: the elapsed time read is rounded down to one
+        double w = Math.exp(-(double) ((ticker.read() >>> 16) - ((ticker.read() - tenSeconds) >>> 16) << 16)
+                / tenSeconds);
+        assertThat(set.metrics(0).latencyEstimateNanos()).isCloseTo(10.0 * MS * w,
+                org.assertj.core.data.Offset.offset(0.01 * MS));
+        assertThat(w).isLessThan(0.4);
+    }
+
     private static long sum(long[] values) {
         long s = 0;
         for (long v : values) {
