@@ -1,0 +1,33 @@
+package dev.levee.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.levee.core.ManualScheduler;
+import dev.levee.core.ManualTicker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The events of an asynchronous retry whose first attempt succeeds. */
+class AsyncRetryEventsTest {
+    private final ManualTicker ticker = new ManualTicker(5_000);
+    private final ManualScheduler scheduler = new ManualScheduler(ticker);
+
+    @Test
+    void aFirstTrySuccessPublishesSucceededWithOneAttempt() {
+        Retry retry = Retry.of("a", RetryConfig.builder().ticker(ticker).sleeper(ticker).scheduler(scheduler)
+                .executor(Runnable::run).retryAll().backoff(Backoff.constant(Duration.ofMillis(100)))
+                .jitter(Jitter.none()).build());
+        List<RetryEvent> events = new ArrayList<>();
+        retry.onEvent(events::add);
+
+        CompletableFuture<String> result = retry.executeAsync(() -> CompletableFuture.completedFuture("ok"))
+                .toCompletableFuture();
+
+        assertThat(result).isCompletedWithValue("ok");
+        assertThat(events).containsExactly(new RetryEvent.Succeeded("a", 5_000, 1));
+        assertThat(retry.metrics().successfulWithoutRetry()).isEqualTo(1);
+    }
+}
