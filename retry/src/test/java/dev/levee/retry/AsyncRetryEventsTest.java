@@ -30,4 +30,18 @@ class AsyncRetryEventsTest {
         assertThat(events).containsExactly(new RetryEvent.Succeeded("a", 5_000, 1));
         assertThat(retry.metrics().successfulWithoutRetry()).isEqualTo(1);
     }
+
+    @Test
+    void anAsynchronousCallDepositsOnceUnlessALayerOutsideItAlreadyDid() {
+        RetryBudget budget = RetryBudget.of("b", RetryBudgetConfig.builder().ticker(ticker).build());
+        Retry retry = Retry.of("a", RetryConfig.builder().ticker(ticker).sleeper(ticker).scheduler(scheduler)
+                .executor(Runnable::run).retryAll().budget(budget).build());
+        retry.executeAsync(() -> CompletableFuture.completedFuture("ok"));
+        assertThat(budget.deposits()).isEqualTo(1);
+
+        int[] outer = budget.enterNested(); // e.g. a hedge around the retry, same budget
+        retry.executeAsync(() -> CompletableFuture.completedFuture("inner"));
+        assertThat(budget.deposits()).as("the outer layer's deposit only").isEqualTo(2);
+        budget.exitNested(outer);
+    }
 }
