@@ -107,10 +107,12 @@ class ReplicaSetMetricsTest {
         ReplicaSet<String> set = ReplicaSet.of("d", ReplicaSetConfig.builder().ticker(ticker)
                 .random(RandomSource.seeded(1)).selectionRule(SelectionRule.ROUND_ROBIN).failureRateEjection(false)
                 .build(), List.of("r0", "r1", "r2", "r3"));
+        assertThat(set.isUp(0)).isTrue();
         set.reportHealth(0, true); // already healthy
         set.reportHealth(0, true);
         assertThat(set.downCount()).isZero();
         set.reportHealth(0, false);
+        assertThat(set.isUp(0)).isFalse();
         set.reportHealth(0, false); // already unhealthy
         assertThat(set.downCount()).isEqualTo(1);
         set.reportHealth(0, true);
@@ -127,6 +129,8 @@ class ReplicaSetMetricsTest {
             set.onFailure(2, MS, boom);
         }
         assertThat(set.isEjected(2)).isTrue();
+        assertThat(set.isUp(2)).isFalse();
+        assertThat(set.isUp(0)).isTrue();
         assertThat(set.downCount()).isEqualTo(1);
         set.reportHealth(2, false);
         assertThat(set.downCount()).as("ejected and unhealthy: still one replica down").isEqualTo(1);
