@@ -44,4 +44,30 @@ class AsyncRetryEventsTest {
         assertThat(budget.deposits()).as("the outer layer's deposit only").isEqualTo(2);
         budget.exitNested(outer);
     }
+
+    @Test
+    void anAsynchronousGiveUpAndACancellationAreRecorded() {
+        Retry retry = Retry.of("g", RetryConfig.builder().ticker(ticker).sleeper(ticker).scheduler(scheduler)
+                .executor(Runnable::run).retryAll().backoff(Backoff.constant(Duration.ofMillis(100)))
+                .jitter(Jitter.none()).maxAttempts(2).build());
+        List<RetryEvent> events = new ArrayList<>();
+        retry.onEvent(events::add);
+        java.io.IOException boom = new java.io.IOException("boom");
+
+        CompletableFuture<String> exhausted = retry.<String>executeAsync(() -> CompletableFuture.failedFuture(boom))
+                .toCompletableFuture();
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(exhausted).isCompletedExceptionally();
+        assertThat(events.get(events.size() - 1)).isEqualTo(
+                new RetryEvent.GaveUp("g", 5_000 + 100_000_000, 2, GiveUpReason.MAX_ATTEMPTS, boom, null));
+        assertThat(retry.metrics().failedWithRetry()).isEqualTo(1);
+
+        CompletableFuture<String> cancelled = retry.<String>executeAsync(() -> CompletableFuture.failedFuture(boom))
+                .toCompletableFuture();
+        cancelled.cancel(true); // during its backoff
+        RetryEvent last = events.get(events.size() - 1);
+        assertThat(last).isInstanceOf(RetryEvent.GaveUp.class);
+        assertThat(((RetryEvent.GaveUp) last).reason()).isEqualTo(GiveUpReason.CANCELLED);
+        assertThat(scheduler.pending()).as("the backoff is cancelled").isZero();
+    }
 }
