@@ -1,14 +1,19 @@
 package dev.levee.ratelimiter;
 
+import dev.levee.core.Deadline;
 import dev.levee.core.KeyedRegistry;
 import dev.levee.core.Subscription;
 import dev.levee.core.internal.Validate;
 import dev.levee.ratelimiter.internal.AbstractRateLimiter;
+import dev.levee.ratelimiter.internal.KeyedStateTable;
 import dev.levee.ratelimiter.internal.LimiterContext;
 import dev.levee.ratelimiter.internal.Limiters;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -20,23 +25,28 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Tiers.</b> A key maps to a tier ({@code tierOf}), and a tier to a {@link RateLimiterConfig}
  * (free: 10/s, gold: 1000/s). Keys whose tier is not configured get the default config.
  *
- * <p><b>Memory.</b> Built on the core {@link KeyedRegistry}: at most {@code maxEntries} keys at any
- * moment (the least recently used, or those idle longer than {@code idleTimeout}, are evicted first).
- * All keys share one name, ticker, listener list and counter set, and the keys of one tier share their
- * parameters, so a key's limiter is its algorithm state plus the registry's 8-byte stamp, and is itself
- * the registry's entry (no wrapper): 32 bytes for GCRA, the leaky bucket and the token bucket (one
- * reference and two {@code long}s: the stamp and the state; the window counters and the sliding log
- * add their window objects); plus the map's node and table slot (about 40 bytes) and the key itself
- * (64-bit JVM, compressed oops). Measured at a million keys: see
- * {@code docs/ratelimiter.md}. A key's {@link #forKey} limiter is that same object. An evicted key that
- * returns starts with a full
- * budget, so size {@code maxEntries} above the number of keys active within one period, and set
- * {@code idleTimeout} to at least the longest period (after that a key's state is back to full anyway
- * for GCRA and the token bucket).
+ * <p><b>Memory.</b> At most {@code maxEntries} keys at any moment (idle keys, then those not used since
+ * the CLOCK hand last passed, are evicted first). All keys share one name, ticker, listener list and
+ * counter set, and the keys of one tier share their parameters. When every tier is GCRA or the leaky
+ * bucket without warm-up, or the token bucket, a key's whole state is one {@code long} kept beside the
+ * key in an open-addressing table ({@code KeyedStateTable}): 28 bytes a slot, at most
+ * {@code nextPowerOfTwo(2·maxEntries)} slots, grown by doubling — about 63 bytes per key besides the key
+ * at a million keys. Other configurations keep a 32-byte limiter object per key in the core
+ * {@link KeyedRegistry}, behind a map node (about 73 bytes per key plus any window objects). Measured
+ * figures: {@code docs/ratelimiter.md}. An evicted key that returns starts with a full budget, so size
+ * {@code maxEntries} above the number of keys active within one period, and set {@code idleTimeout} to
+ * at least the longest period (after that a key's state is back to full anyway for GCRA and the token
+ * bucket).
+ *
+ * <p><b>{@link #forKey}</b> returns the key's own limiter object, the same one on every call while the
+ * key stays; its {@code setRate} changes that key alone. In a state table this promotes the key (its
+ * state moves into that object and its decisions go through it, one map lookup more); {@link #acquire}
+ * (waiting) promotes too. Once the key is evicted the object is detached: what it decides no longer
+ * counts for the key, which comes back fresh at its tier's rate.
  *
  * <p>Thread-safe. A hit (known key) takes no lock and allocates nothing beyond what the key's
- * {@code hashCode} does, and a decision reads the clock once: the same reading serves the registry's
- * idle bookkeeping and the limiter.
+ * {@code hashCode} does, and a decision reads the clock once: the same reading serves the eviction
+ * bookkeeping and the decision. Inserting a key, evicting one and growing the table take a lock.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
@@ -46,7 +56,10 @@ public final class KeyedRateLimiter<K> {
     private final RateLimiterConfig defaultConfig;
     private final Map<String, RateLimiterConfig> tiers;
     private final @Nullable Function<? super K, String> tierOf;
-    private final KeyedRegistry<K, AbstractRateLimiter> registry;
+    /** The keys when every tier is GCRA or leaky bucket without warm-up, or token bucket: state beside the key; else null. */
+    private final @Nullable KeyedStateTable<K> table;
+    /** The keys of every other configuration (a limiter object per key); null when {@link #table} serves. */
+    private final @Nullable KeyedRegistry<K, AbstractRateLimiter> registry;
 
     private KeyedRateLimiter(Builder<K> b, RateLimiterConfig defaultConfig) {
         this.name = b.name;
@@ -54,11 +67,40 @@ public final class KeyedRateLimiter<K> {
         this.tiers = Map.copyOf(b.tiers);
         this.tierOf = b.tierOf;
         this.ctx = new LimiterContext(b.name, defaultConfig.ticker(), defaultConfig.sleeper());
-        this.registry = KeyedRegistry.builder(b.name)
+        this.table = tableOrNull(b);
+        this.registry = table != null ? null : KeyedRegistry.builder(b.name)
                 .maxEntries(b.maxEntries)
                 .idleTimeout(b.idleTimeout)
                 .ticker(defaultConfig.ticker())
                 .buildEntries(this::create); // each key's limiter is its own registry entry
+    }
+
+    /**
+     * A state table when every tier's per-key state is one {@code long} with the tier's parameters (GCRA
+     * or leaky bucket without warm-up, token bucket) and the bound fits one; else null (the registry serves).
+     */
+    private @Nullable KeyedStateTable<K> tableOrNull(Builder<K> b) {
+        if (b.maxEntries > KeyedStateTable.MAX_ENTRIES) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(tiers.keySet());
+        AbstractRateLimiter[] prototypes = new AbstractRateLimiter[names.size() + 1];
+        for (int t = 0; t < prototypes.length; t++) {
+            RateLimiterConfig config = t == 0 ? defaultConfig : Objects.requireNonNull(tiers.get(names.get(t - 1)));
+            if (!KeyedStateTable.fits(config)) {
+                return null; // before creating anything: a token bucket's shared origin is read at its first key
+            }
+            prototypes[t] = Limiters.create(ctx, config);
+        }
+        Map<String, Integer> index = new HashMap<>();
+        for (int t = 1; t < prototypes.length; t++) {
+            index.put(names.get(t - 1), t);
+        }
+        Function<? super K, String> byKey = tierOf;
+        return new KeyedStateTable<>(ctx, prototypes, key -> {
+            String tier = byKey == null ? null : byKey.apply(key);
+            return tier == null ? 0 : index.getOrDefault(tier, 0);
+        }, b.maxEntries, Deadline.saturatedNanos(b.idleTimeout));
     }
 
     /**
@@ -90,7 +132,13 @@ public final class KeyedRateLimiter<K> {
      * @return its limiter
      */
     public RateLimiter forKey(K key) {
-        return registry.get(key);
+        KeyedStateTable<K> t = table;
+        return t != null ? t.promote(key, ctx.ticker().read()) : registry().get(key);
+    }
+
+    /** Exactly one of {@link #table} and {@link #registry} is set. */
+    private KeyedRegistry<K, AbstractRateLimiter> registry() {
+        return Objects.requireNonNull(registry, "registry");
     }
 
     /**
@@ -111,8 +159,9 @@ public final class KeyedRateLimiter<K> {
      * @return true if granted
      */
     public boolean tryAcquire(K key, int permits) {
-        long now = ctx.ticker().read(); // one reading serves the registry's bookkeeping and the decision
-        return registry.get(key, now).tryAcquire(permits, now);
+        long now = ctx.ticker().read(); // one reading serves the eviction bookkeeping and the decision
+        KeyedStateTable<K> t = table;
+        return t != null ? t.tryAcquire(key, permits, now, null) : registry().get(key, now).tryAcquire(permits, now);
     }
 
     /**
@@ -125,7 +174,8 @@ public final class KeyedRateLimiter<K> {
      */
     public boolean tryAcquire(K key, int permits, RateLimitDecision into) {
         long now = ctx.ticker().read();
-        return registry.get(key, now).tryAcquire(permits, now, into);
+        KeyedStateTable<K> t = table;
+        return t != null ? t.tryAcquire(key, permits, now, into) : registry().get(key, now).tryAcquire(permits, now, into);
     }
 
     /**
@@ -137,7 +187,7 @@ public final class KeyedRateLimiter<K> {
      * @param maxWait the longest wait
      */
     public void acquire(K key, int permits, Duration maxWait) {
-        registry.get(key).acquire(permits, maxWait);
+        forKey(key).acquire(permits, maxWait);
     }
 
     /**
@@ -157,22 +207,30 @@ public final class KeyedRateLimiter<K> {
 
     /** @return keys tracked now, at most {@link #maxEntries()} */
     public int size() {
-        return registry.size();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.size() : registry().size();
     }
 
     /** @return the bound on keys */
     public int maxEntries() {
-        return registry.maxEntries();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.maxEntries() : registry().maxEntries();
     }
 
     /** @return keys evicted since creation */
     public long evictionCount() {
-        return registry.evictionCount();
+        KeyedStateTable<K> t = table;
+        return t != null ? t.evictionCount() : registry().evictionCount();
     }
 
     /** Evicts every key idle longer than the idle timeout. */
     public void cleanUp() {
-        registry.cleanUp();
+        KeyedStateTable<K> t = table;
+        if (t != null) {
+            t.cleanUp(ctx.ticker().read());
+        } else {
+            registry().cleanUp();
+        }
     }
 
     LimiterContext context() {

@@ -60,4 +60,29 @@ class HotPathAllocationTest {
         });
         assertThat(allocated).as("%s: bytes for %d rounds", algorithm, CALLS).isLessThan(NOISE);
     }
+
+    /** A keyed decision on present keys, granted or refused, in the state table and in the registry. */
+    @ParameterizedTest
+    @EnumSource(value = RateLimitAlgorithm.class, names = {"GCRA", "LEAKY_BUCKET", "TOKEN_BUCKET"})
+    void keyedDecisionsOnPresentKeysAllocateNothing(RateLimitAlgorithm algorithm) {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
+        assumeTrue(allocatedBytes() >= 0);
+        ManualTicker ticker = new ManualTicker(1_000_000_000L);
+        KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("alloc").defaultConfig(RateLimiterConfig.builder()
+                .algorithm(algorithm).rate(1_000, Duration.ofSeconds(1)).ticker(ticker).sleeper(ticker).build()).build();
+        String[] keys = new String[64];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = "tenant-" + k;
+            keyed.tryAcquire(keys[k]);
+        }
+        RateLimitDecision decision = new RateLimitDecision();
+        long allocated = allocationOf(() -> {
+            for (int i = 0; i < CALLS; i++) {
+                ticker.advance(10_000L); // far faster than the rate: grants and refusals
+                keyed.tryAcquire(keys[i & 63]);
+                keyed.tryAcquire(keys[(i + 7) & 63], 1, decision);
+            }
+        });
+        assertThat(allocated).as("keyed %s: bytes for %d rounds", algorithm, CALLS).isLessThan(NOISE);
+    }
 }

@@ -55,8 +55,10 @@ import org.jspecify.annotations.Nullable;
  * bucket, which takes any size, refuses (with {@code retryAfter} {@link Long#MAX_VALUE}) a request
  * whose {@code n·T} or new {@code tat} would not fit in a long instead of letting it wrap.
  */
-public class GcraLimiter extends AbstractRateLimiter {
+public class GcraLimiter extends AbstractRateLimiter implements SlotAlgorithm {
     private static final VarHandle TAT;
+    /** A {@code long[]} element: a key's state in a {@link KeyedStateTable}. */
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     /** The state while a rate change rescales it; never a real arrival time. */
     private static final long SEALED = Long.MIN_VALUE;
     /** What {@link #after} returns when the sum does not fit: never a real arrival time either. */
@@ -281,6 +283,62 @@ public class GcraLimiter extends AbstractRateLimiter {
             current = witness;
             losses = Contention.backOff(losses);
         }
+    }
+
+    /**
+     * The same decision as {@link #tryAcquire(int, long, RateLimitDecision)} (no wait), on a state held
+     * in a {@link KeyedStateTable} slot instead of this limiter: {@code words[at]} is the key's
+     * {@code tat}, this limiter is only the tier's prototype (its parameters and algorithm; its own state
+     * is never touched). One CAS loop, the formulas of {@link #decide}. The table's parameters never
+     * change (a key whose rate changes is promoted to its own limiter first) and a table tier has no
+     * warm-up, so no seal is waited for.
+     */
+    @Override
+    public final long decideInSlot(long[] words, int at, int permits, long nowNanos, @Nullable RateLimitDecision into) {
+        checkPermits(permits);
+        Params p = params;
+        int losses = 0;
+        long current = (long) SLOT.getVolatile(words, at);
+        while (true) {
+            if (KeyedStateTable.isSentinel(current)) {
+                return KeyedStateTable.GONE;
+            }
+            long interval = p.interval;
+            long next = permits > maxRequest(p) ? OVERFLOW : after(Math.max(current, nowNanos), interval, permits);
+            long wait = next == OVERFLOW ? Long.MAX_VALUE
+                    : Math.max(0L, next - tolerance(p, interval, permits, false) - nowNanos);
+            if (next == OVERFLOW || wait > 0L) {
+                p.ctx.rejected(permits, wait, nowNanos);
+                if (into != null) {
+                    into.set(false, p.limit, signedRemaining(p, current, nowNanos), wait,
+                            Math.max(current, nowNanos) - nowNanos);
+                }
+                return KeyedStateTable.refused(wait);
+            }
+            long witness = (long) SLOT.compareAndExchange(words, at, current, next);
+            if (witness == current) {
+                p.ctx.granted(permits);
+                if (into != null) {
+                    into.set(true, p.limit, remaining(p, next, nowNanos), 0L, next - nowNanos);
+                }
+                return EncodedWait.granted(0L);
+            }
+            current = witness;
+            losses = Contention.backOff(losses);
+        }
+    }
+
+    /** A new key is idle since forever: {@link KeyedStateTable#FRESH}, no clock reading. */
+    @Override
+    public final long freshState(long nowNanos) {
+        return KeyedStateTable.FRESH;
+    }
+
+    @Override
+    public final AbstractRateLimiter promoted(LimiterContext ctx, long state) {
+        GcraLimiter own = (GcraLimiter) Limiters.create(ctx, config());
+        own.tat = state == KeyedStateTable.FRESH ? Long.MIN_VALUE + 1 : state; // published with the object
+        return own;
     }
 
     /**

@@ -47,9 +47,11 @@ import org.jspecify.annotations.Nullable;
  * state {@code long} lives in the limiter. A limiter is 32 bytes (header, the registry's stamp, the
  * bucket's reference and the state), the whole per-key cost besides the map's node.
  */
-public final class TokenBucketLimiter extends AbstractRateLimiter {
+public final class TokenBucketLimiter extends AbstractRateLimiter implements SlotAlgorithm {
     private static final long SEALED = Long.MIN_VALUE;
     private static final VarHandle STATE;
+    /** A {@code long[]} element: a key's state in a {@link KeyedStateTable}. */
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
         try {
@@ -241,6 +243,69 @@ public final class TokenBucketLimiter extends AbstractRateLimiter {
             s = witness;
             losses = Contention.backOff(losses);
         }
+    }
+
+    /**
+     * The same decision as {@link #tryAcquire(int, long, RateLimitDecision)} (no wait), on a key's state
+     * held in a {@link KeyedStateTable} slot; this limiter is the tier's prototype (its bucket is the
+     * tier's; its own state is never touched). The formulas of {@link #decide} with no wait allowed. A
+     * table's bucket never changes (a key whose rate changes is promoted first), so no seal is waited for.
+     */
+    @Override
+    public long decideInSlot(long[] words, int at, int permits, long nowNanos, @Nullable RateLimitDecision into) {
+        checkPermits(permits);
+        Bucket b = bucket;
+        int losses = 0;
+        long s = (long) SLOT.getVolatile(words, at);
+        while (true) {
+            if (KeyedStateTable.isSentinel(s)) {
+                return KeyedStateTable.GONE;
+            }
+            long next;
+            long wait;
+            if (permits > b.capacity) {
+                next = SEALED;
+                wait = Long.MAX_VALUE;
+            } else if (b.interval > 0) {
+                next = Math.max(s, nowNanos) + permits * b.interval;
+                wait = Math.max(0L, next - b.tau - nowNanos);
+            } else {
+                long a = b.produced(nowNanos);
+                next = Math.max(s, a - b.capacity) + permits;
+                wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
+            }
+            if (wait > 0L || next == SEALED) {
+                b.ctx.rejected(permits, wait, nowNanos);
+                if (into != null) {
+                    into.set(false, b.refill, b.tokens(s, nowNanos), wait, b.resetAfter(s, nowNanos));
+                }
+                return KeyedStateTable.refused(wait);
+            }
+            long witness = (long) SLOT.compareAndExchange(words, at, s, next);
+            if (witness == s) {
+                b.ctx.granted(permits);
+                if (into != null) {
+                    into.set(true, b.refill, b.tokens(next, nowNanos), 0L, b.resetAfter(next, nowNanos));
+                }
+                return EncodedWait.granted(0L);
+            }
+            s = witness;
+            losses = Contention.backOff(losses);
+        }
+    }
+
+    /** A full bucket needs no reading (the shared origin); a part-full one is filled from now. */
+    @Override
+    public long freshState(long nowNanos) {
+        Bucket b = bucket;
+        return config().initialTokens() >= b.capacity ? b.full() : b.holding(config().initialTokens(), nowNanos);
+    }
+
+    @Override
+    public AbstractRateLimiter promoted(LimiterContext ctx, long state) {
+        TokenBucketLimiter own = new TokenBucketLimiter(ctx, config());
+        own.state = state; // published with the object
+        return own;
     }
 
     /**
