@@ -259,6 +259,16 @@ public final class CoarseTicker implements Ticker {
             }
         }
 
+        /** For tests: whether the map of shared tickers has an entry (live or collected) for the resolution. */
+        static boolean listed(long resolutionNanos) {
+            LOCK.lock();
+            try {
+                return TICKERS.containsKey(resolutionNanos);
+            } finally {
+                LOCK.unlock();
+            }
+        }
+
         /** For tests: whether the shared thread is running. */
         static boolean running() {
             LOCK.lock();
@@ -277,5 +287,16 @@ public final class CoarseTicker implements Ticker {
      */
     static boolean sharedThreadRunning() {
         return SharedThread.running();
+    }
+
+    /**
+     * Whether the shared tickers' map still has an entry for {@code resolution} (for tests: the entry of
+     * a collected ticker goes when its updater stops; a live one's stays).
+     *
+     * @param resolution the resolution
+     * @return true if listed
+     */
+    static boolean sharedTickerListed(Duration resolution) {
+        return SharedThread.listed(resolution.toNanos());
     }
 }

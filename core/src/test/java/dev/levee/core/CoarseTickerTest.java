@@ -108,6 +108,43 @@ class CoarseTickerTest {
         assertThat(shared).isNull();
     }
 
+    /**
+     * Two shared tickers of different resolutions on the one daemon thread: the one that becomes
+     * unreachable stops alone (its entry goes, the other keeps its instance, so gates using it still
+     * fuse); when the last goes, the thread itself ends.
+     */
+    @Test
+    void theLastSharedTickerGoingEndsTheDaemonThreadAndAnEarlierOneLeavesTheOthersInstance() {
+        Duration kept = Duration.ofMillis(3);
+        Duration dropped = Duration.ofMillis(7);
+        CoarseTicker keptTicker = Ticker.coarse(kept);
+        CoarseTicker droppedTicker = Ticker.coarse(dropped);
+        assertThat(CoarseTicker.sharedTickerListed(dropped)).isTrue();
+        assertThat(liveThreadsNamed("levee-coarse-ticker")).isNotEmpty().allMatch(Thread::isDaemon);
+
+        droppedTicker = null;
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            System.gc();
+            return !CoarseTicker.sharedTickerListed(dropped);
+        });
+        assertThat(droppedTicker).isNull();
+        assertThat(CoarseTicker.sharedTickerListed(kept)).isTrue();
+        assertThat(Ticker.coarse(kept)).as("the live ticker keeps its instance").isSameAs(keptTicker);
+        assertThat(CoarseTicker.sharedThreadRunning()).isTrue();
+
+        keptTicker = null;
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            System.gc();
+            return !CoarseTicker.sharedThreadRunning() && liveThreadsNamed("levee-coarse-ticker").isEmpty();
+        });
+        assertThat(keptTicker).isNull();
+    }
+
+    private static java.util.List<Thread> liveThreadsNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(name) && t.isAlive()).toList();
+    }
+
     @Test
     void resolutionBoundsAreValidated() {
         assertThatThrownBy(() -> Ticker.coarse(Duration.ofNanos(99_999)))

@@ -60,7 +60,8 @@ class DeadlineScopeMisuseTest {
         ContextScope b = inner.attach();
         assertThat(Deadline.currentOrNull()).isSameAs(outer);
 
-        assertThatThrownBy(a::close).isInstanceOf(IllegalStateException.class).hasMessageContaining("reverse order");
+        assertThatThrownBy(a::close).isInstanceOf(IllegalStateException.class).hasMessageContaining("reverse order")
+                .hasMessageStartingWith("Deadline scopes must be closed"); // the scope names its kind
         assertThat(Deadline.currentOrNull()).as("the outer deadline no longer applies; the inner one does")
                 .isSameAs(inner);
 
@@ -82,7 +83,8 @@ class DeadlineScopeMisuseTest {
         other.start();
         other.join();
 
-        assertThat(failure.get()).isInstanceOf(IllegalStateException.class);
+        assertThat(failure.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Deadline scope must be closed on the thread that opened it");
         assertThat(Deadline.currentOrNull()).as("no stale deadline on the owner").isNull();
         scope.close(); // harmless afterwards
     }
