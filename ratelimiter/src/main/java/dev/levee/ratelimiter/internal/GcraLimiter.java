@@ -1,7 +1,6 @@
 package dev.levee.ratelimiter.internal;
 
 import dev.levee.core.internal.Validate;
-import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimitDecision;
 import dev.levee.ratelimiter.RateLimiterConfig;
 import java.lang.invoke.MethodHandles;
@@ -517,14 +516,5 @@ public class GcraLimiter extends AbstractRateLimiter implements SlotAlgorithm {
             t = tat - 1; // never the value a stale decider read (1 ns earlier, never a whole permit)
         }
         return t;
-    }
-
-    /**
-     * The GCRA algorithm of this instance (GCRA or LEAKY_BUCKET).
-     *
-     * @return the algorithm
-     */
-    RateLimitAlgorithm algorithm() {
-        return config().algorithm();
     }
 }

@@ -1,0 +1,166 @@
+package dev.levee.ratelimiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.levee.core.ContextScope;
+import dev.levee.core.Deadline;
+import dev.levee.core.InvalidConfigException;
+import dev.levee.core.ManualScheduler;
+import dev.levee.core.ManualTicker;
+import dev.levee.core.RateLimitedException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Behaviour the mutation run of issue 19 found unpinned: an asynchronous wait under a deadline (on the
+ * limiter's clock and on another clock, and the refusal's message), and the {@link RateLimiter#peek}
+ * default that a limiter implemented outside this module inherits, GCRA's answer when the next
+ * permit's time does not fit in a long, and GCRA's {@code burst × interval} bound on a rate change.
+ */
+class SurvivorEdgesTest {
+    private static final long MS = 1_000_000L;
+    private final ManualTicker ticker = new ManualTicker(5_000 * MS);
+    private final ManualScheduler scheduler = new ManualScheduler(ticker);
+    private final Queue<Runnable> handedOff = new ArrayDeque<>();
+
+    /** GCRA, 10 per second, burst 1: after one grant the next permit is due in exactly 100 ms. */
+    private RateLimiter asyncLimiter() {
+        return RateLimiter.of("async", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.GCRA)
+                .rate(10, Duration.ofSeconds(1)).burst(1).maxWait(Duration.ofSeconds(1))
+                .ticker(ticker).sleeper(ticker).scheduler(scheduler).asyncExecutor(handedOff::add).build());
+    }
+
+    /** The failure of a stage already completed exceptionally. */
+    private static Throwable failure(CompletableFuture<Void> stage) {
+        assertThat(stage).isCompletedExceptionally();
+        Throwable[] seen = new Throwable[1];
+        stage.whenComplete((ignored, failure) -> seen[0] = failure);
+        return seen[0];
+    }
+
+    private void runDue(Duration advance) {
+        scheduler.advance(advance);
+        while (!handedOff.isEmpty()) {
+            handedOff.poll().run();
+        }
+    }
+
+    @Test
+    void anAsyncWaitUnderADeadlineOnAnotherClockIsBoundedByThatClocksOwnReading() {
+        RateLimiter limiter = asyncLimiter();
+        assertThat(limiter.tryAcquire(1, ticker.read())).isTrue();
+        ManualTicker other = new ManualTicker(0); // far behind the limiter's clock
+        CompletableFuture<Void> waiting;
+        try (ContextScope scope = Deadline.afterNanos(200 * MS, other).attach()) {
+            waiting = limiter.acquireAsync(ticker.read()).toCompletableFuture(); // 200 ms left there: books 100 ms
+        }
+        assertThat(waiting).isNotDone();
+        runDue(Duration.ofMillis(100));
+        assertThat(waiting).isCompletedWithValue(null);
+
+        CompletableFuture<Void> refused;
+        try (ContextScope scope = Deadline.afterNanos(50 * MS, other).attach()) {
+            refused = limiter.acquireAsync(ticker.read()).toCompletableFuture();
+        }
+        assertThat(refused).isCompletedExceptionally();
+        assertThat(failure(refused)).isInstanceOfSatisfying(RateLimitedException.class, e -> {
+            assertThat(e.retryAfterNanos()).isEqualTo(100 * MS);
+            assertThat(e.getMessage()).contains("within the allowed wait and deadline;");
+        });
+    }
+
+    @Test
+    void anAsyncWaitUnderADeadlineOnTheLimitersClockIsBoundedByIt() {
+        RateLimiter limiter = asyncLimiter();
+        assertThat(limiter.tryAcquire(1, ticker.read())).isTrue();
+        CompletableFuture<Void> refused;
+        try (ContextScope scope = Deadline.afterNanos(100 * MS - 1, ticker).attach()) {
+            refused = limiter.acquireAsync(ticker.read()).toCompletableFuture(); // 1 ns short
+        }
+        assertThat(failure(refused)).isInstanceOfSatisfying(RateLimitedException.class,
+                e -> assertThat(e.getMessage()).contains("and deadline"));
+        CompletableFuture<Void> waiting;
+        try (ContextScope scope = Deadline.afterNanos(100 * MS, ticker).attach()) {
+            waiting = limiter.acquireAsync(ticker.read()).toCompletableFuture(); // exactly enough
+        }
+        runDue(Duration.ofNanos(100 * MS - 1));
+        assertThat(waiting).isNotDone();
+        runDue(Duration.ofNanos(1));
+        assertThat(waiting).isCompletedWithValue(null);
+        // Without a deadline the message does not mention one; maxWait alone refuses a 1.1 s wait.
+        RateLimiter slow = RateLimiter.of("slow", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.GCRA)
+                .rate(1, Duration.ofMillis(1_100)).burst(1).maxWait(Duration.ofSeconds(1))
+                .ticker(ticker).scheduler(scheduler).asyncExecutor(handedOff::add).build());
+        assertThat(slow.tryAcquire(1, ticker.read())).isTrue();
+        assertThat(failure(slow.acquireAsync(ticker.read()).toCompletableFuture()))
+                .isInstanceOfSatisfying(RateLimitedException.class, e -> assertThat(e.getMessage())
+                        .contains("within the allowed wait;").doesNotContain("deadline"));
+    }
+
+    /** A limiter implemented outside this module: everything delegated except {@code peek}. */
+    private static RateLimiter inheritingPeek(RateLimiter delegate) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (method.getName().equals("peek")) {
+                return InvocationHandler.invokeDefault(proxy, method, args);
+            }
+            try {
+                return method.invoke(delegate, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return (RateLimiter) Proxy.newProxyInstance(RateLimiter.class.getClassLoader(),
+                new Class<?>[] {RateLimiter.class}, handler);
+    }
+
+    @Test
+    void theInterfacesPeekDefaultReportsWhatAvailablePermitsSays() {
+        RateLimiter own = RateLimiter.of("outside", RateLimiterConfig.builder()
+                .algorithm(RateLimitAlgorithm.FIXED_WINDOW).rate(2, Duration.ofSeconds(1)).ticker(ticker).build());
+        RateLimiter outside = inheritingPeek(own);
+        long now = ticker.read();
+        RateLimitDecision into = new RateLimitDecision();
+        assertThat(outside.peek(now, into)).isSameAs(into);
+        assertThat(into.toString()).isEqualTo("RateLimitDecision[allowed=true, limit=2, remaining=2, retryAfter=0ns, resetAfter=0ns]");
+        assertThat(own.tryAcquire(1, now)).isTrue();
+        outside.peek(now, into);
+        assertThat(into.allowed()).isTrue(); // one left: still allowed
+        assertThat(into.remaining()).isEqualTo(1);
+        assertThat(own.tryAcquire(1, now)).isTrue();
+        outside.peek(now, into);
+        assertThat(into.allowed()).as("none left").isFalse();
+        assertThat(new long[] {into.limit(), into.remaining(), into.balance(), into.retryAfterNanos(),
+                into.resetAfterNanos()}).containsExactly(2, 0, 0, 0, 0);
+    }
+
+    @Test
+    void aGcraLimiterWhoseNextPermitTimeOverflowsRefusesWithAnUnboundedRetryAfter() {
+        ManualTicker late = new ManualTicker(Long.MAX_VALUE - 5); // a second from now does not fit in a long
+        RateLimiter limiter = RateLimiter.of("late", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.GCRA)
+                .rate(1, Duration.ofSeconds(1)).burst(1).ticker(late).sleeper(late).build());
+        assertThat(limiter.tryAcquire(1, late.read())).isFalse();
+        assertThatThrownBy(() -> limiter.acquire(1, Duration.ZERO))
+                .isInstanceOfSatisfying(RateLimitedException.class,
+                        e -> assertThat(e.retryAfterNanos()).isEqualTo(Long.MAX_VALUE));
+    }
+
+    @Test
+    void aGcraRateChangeIsAcceptedExactlyUpToTheBurstTimesIntervalBound() {
+        // (Long.MAX_VALUE / 4) / 2_305_843_009_213_693 is exactly 1000 (floor): a burst of 1000 fits that
+        // interval; one nanosecond more and the quotient is 999.
+        RateLimiter limiter = RateLimiter.of("bound", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.GCRA)
+                .rate(10, Duration.ofSeconds(1)).burst(1_000).ticker(ticker).build());
+        limiter.setRate(1, Duration.ofNanos(2_305_843_009_213_693L));
+        assertThat(limiter.periodNanos()).isEqualTo(2_305_843_009_213_693L);
+        assertThatThrownBy(() -> limiter.setRate(1, Duration.ofNanos(2_305_843_009_213_694L)))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("limit");
+        assertThat(limiter.periodNanos()).as("refused: the rate in force is kept").isEqualTo(2_305_843_009_213_693L);
+    }
+}
