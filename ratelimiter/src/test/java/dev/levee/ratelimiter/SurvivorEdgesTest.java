@@ -163,4 +163,83 @@ class SurvivorEdgesTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("limit");
         assertThat(limiter.periodNanos()).as("refused: the rate in force is kept").isEqualTo(2_305_843_009_213_693L);
     }
+
+    /** A sliding-window counter of 8 per 4 s in four 1 s buckets, created at {@code ticker}'s reading. */
+    private RateLimiter subWindows() {
+        return RateLimiter.of("buckets", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER)
+                .rate(8, Duration.ofSeconds(4)).buckets(4).ticker(ticker).build());
+    }
+
+    private long resetAfterAt(RateLimiter limiter, long now) {
+        return limiter.peek(now, new RateLimitDecision()).resetAfterNanos();
+    }
+
+    @Test
+    void aSubWindowResetCountsFromTheNewestBucketHoldingPermitsWhenNewerOnesAreEmpty() {
+        long t0 = ticker.read();
+        RateLimiter limiter = subWindows();
+        assertThat(limiter.tryAcquire(2, t0)).isTrue();               // bucket 0
+        assertThat(limiter.tryAcquire(3, t0 + 1_000 * MS)).isTrue();  // bucket 1; buckets 2 and 3 stay empty
+        // Newest bucket holding permits: 1, which leaves the window (and its weighted tail) 5 widths after its start.
+        assertThat(resetAfterAt(limiter, t0 + 3_500 * MS)).isEqualTo(2_500 * MS);
+        assertThat(resetAfterAt(limiter, t0 + 2_000 * MS)).isEqualTo(4_000 * MS);
+    }
+
+    @Test
+    void aSubWindowResetStillSeesTheOldestBucketInItsWeightedTail() {
+        long t0 = ticker.read();
+        RateLimiter limiter = subWindows();
+        assertThat(limiter.tryAcquire(2, t0)).isTrue(); // bucket 0 only
+        // Four buckets later bucket 0 is the weighted oldest one: still counted until 5 widths after its start.
+        assertThat(resetAfterAt(limiter, t0 + 4_500 * MS)).isEqualTo(500 * MS);
+        assertThat(resetAfterAt(limiter, t0 + 2_500 * MS)).isEqualTo(2_500 * MS);
+        assertThat(resetAfterAt(limiter, t0 + 5_000 * MS)).isZero();
+    }
+
+    @Test
+    void aSlidingLogGrantExactlyOnePeriodOldHasLeftTheWindow() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("log", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.SLIDING_LOG)
+                .rate(3, Duration.ofSeconds(1)).ticker(ticker).build());
+        assertThat(limiter.tryAcquire(1, t0)).isTrue();
+        assertThat(limiter.tryAcquire(2, t0 + 400 * MS)).isTrue();
+        RateLimitDecision d = new RateLimitDecision();
+        limiter.peek(t0 + 1_000 * MS - 1, d); // the window is (now − 1 s, now]: the first grant is still in it
+        assertThat(new long[] {d.remaining(), d.resetAfterNanos()}).containsExactly(0, 400 * MS + 1);
+        limiter.peek(t0 + 1_000 * MS, d); // exactly one period old: gone
+        assertThat(new long[] {d.remaining(), d.resetAfterNanos()}).containsExactly(1, 400 * MS);
+        limiter.peek(t0 + 1_400 * MS, d);
+        assertThat(new long[] {d.remaining(), d.resetAfterNanos()}).containsExactly(3, 0);
+    }
+
+    @Test
+    void aTokenBucketRateChangeCarriesWholeTokensAndTheNextOneComesOneIntervalLater() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("carry", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .rate(10, Duration.ofSeconds(1)).burst(5).ticker(ticker).build()); // a token every 100 ms
+        assertThat(limiter.tryAcquire(3, t0)).isTrue();
+        ticker.advance(Duration.ofMillis(50));
+        limiter.setRate(10, Duration.ofSeconds(1)); // 2 whole tokens held; the next one 100 ms after the change
+        long now = ticker.read();
+        assertThat(limiter.tryAcquire(2, now)).isTrue();
+        RateLimitDecision d = new RateLimitDecision();
+        assertThat(limiter.tryAcquire(1, now, d)).isFalse();
+        assertThat(d.retryAfterNanos()).isEqualTo(100 * MS);
+        assertThat(limiter.tryAcquire(1, now + 100 * MS - 1)).isFalse();
+        assertThat(limiter.tryAcquire(1, now + 100 * MS)).isTrue();
+    }
+
+    @Test
+    void aCountingCurveBucketChangedWhileFullKeepsProducingFromTheChange() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("curve", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .rate(3, Duration.ofSeconds(1)).burst(3).ticker(ticker).build()); // 1 s / 3 is not whole: the counting curve
+        limiter.setRate(3, Duration.ofSeconds(1)); // full and unused: the carried state equals the old one
+        assertThat(limiter.tryAcquire(3, t0)).isTrue();
+        RateLimitDecision d = new RateLimitDecision();
+        assertThat(limiter.tryAcquire(1, t0, d)).isFalse();
+        assertThat(d.retryAfterNanos()).isEqualTo(333_333_334L); // ceil(1 s / 3)
+        assertThat(limiter.tryAcquire(1, t0 + 333_333_333L)).isFalse();
+        assertThat(limiter.tryAcquire(1, t0 + 333_333_334L)).isTrue();
+    }
 }
