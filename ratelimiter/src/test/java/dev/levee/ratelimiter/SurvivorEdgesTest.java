@@ -242,4 +242,39 @@ class SurvivorEdgesTest {
         assertThat(limiter.tryAcquire(1, t0 + 333_333_333L)).isFalse();
         assertThat(limiter.tryAcquire(1, t0 + 333_333_334L)).isTrue();
     }
+
+    @Test
+    void aWholeIntervalBucketChangedAtItsCreationInstantStaysFull() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("instant", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .rate(10, Duration.ofSeconds(1)).burst(5).ticker(ticker).build());
+        limiter.setRate(10, Duration.ofSeconds(1)); // the carried state equals the old one: shifted 1 ns earlier
+        RateLimitDecision d = new RateLimitDecision();
+        assertThat(limiter.tryAcquire(5, t0, d)).isTrue();
+        assertThat(d.resetAfterNanos()).isEqualTo(500 * MS);
+    }
+
+    @Test
+    void aFixedWindowTellsALateReadingFromAnIdleGapByExactlyOneMinuteOfWindows() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("lag", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.FIXED_WINDOW)
+                .rate(2, Duration.ofSeconds(1)).ticker(ticker).build()); // lag: 60 windows of 1 s
+        long late = t0 + 100_000 * MS; // window 100
+        assertThat(limiter.tryAcquire(2, late)).isTrue();
+        // 60 windows behind: a late reading, counted in the full window 100.
+        assertThat(limiter.tryAcquire(1, late - 60_000 * MS)).isFalse();
+        // 61 windows behind: read as the wrapped index of a long idle gap, a fresh window.
+        assertThat(limiter.tryAcquire(1, late - 61_000 * MS)).isTrue();
+    }
+
+    @Test
+    void aSubWindowCounterTellsALateReadingFromAnIdleGapByExactlyOneMinuteOfBuckets() {
+        long t0 = ticker.read();
+        RateLimiter limiter = RateLimiter.of("lag", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER)
+                .rate(2, Duration.ofSeconds(4)).buckets(4).ticker(ticker).build()); // buckets of 1 s, lag 60
+        long late = t0 + 100_000 * MS; // bucket 100
+        assertThat(limiter.tryAcquire(2, late)).isTrue();
+        assertThat(limiter.tryAcquire(1, late - 60_000 * MS)).isFalse();
+        assertThat(limiter.tryAcquire(1, late - 61_000 * MS)).isTrue();
+    }
 }

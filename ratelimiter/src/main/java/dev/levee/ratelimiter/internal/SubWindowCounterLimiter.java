@@ -90,6 +90,11 @@ public final class SubWindowCounterLimiter extends AbstractRateLimiter {
 
         /** Records a bucket's final count before the head moves past it (the largest count written wins). */
         void publish(long epoch, long count) {
+            if (epoch < 0) {
+                // The head read from a reading more than the lag behind it (taken as an idle gap's wrapped
+                // index): its bucket lies before the origin, where count() reads 0; there is no slot for it.
+                return;
+            }
             int slot = (int) (epoch % ring.length());
             long tag = epoch & EPOCH_MASK;
             long packed = tag << BITS | count;
