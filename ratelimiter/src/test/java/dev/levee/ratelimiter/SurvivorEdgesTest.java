@@ -277,4 +277,24 @@ class SurvivorEdgesTest {
         assertThat(limiter.tryAcquire(1, late - 60_000 * MS)).isFalse();
         assertThat(limiter.tryAcquire(1, late - 61_000 * MS)).isTrue();
     }
+
+    @Test
+    void aReadingFarBehindIsAnIdleGapAndAShortWindowsLagIsStillOneMinute() {
+        long t0 = ticker.read();
+        RateLimiter second = RateLimiter.of("far", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.FIXED_WINDOW)
+                .rate(2, Duration.ofSeconds(1)).ticker(ticker).build());
+        long now = t0 + (1L << 26) * 1_000 * MS; // window 2^26
+        assertThat(second.tryAcquire(2, now)).isTrue();
+        // 2^25 windows (about a year) behind: far past the lag, the wrapped index of an idle gap.
+        assertThat(second.tryAcquire(1, now - (1L << 25) * 1_000 * MS)).isTrue();
+
+        RateLimiter tenMicros = RateLimiter.of("short", RateLimiterConfig.builder().algorithm(RateLimitAlgorithm.FIXED_WINDOW)
+                .rate(2, Duration.ofNanos(10_000)).ticker(ticker).build()); // lag: 6,000,000 windows
+        long later = t0 + 10_000_000L * 10_000; // window 10^7
+        assertThat(tenMicros.tryAcquire(2, later)).isTrue();
+        // 5,000,000 windows (50 s) behind is still a late reading, counted in the full window.
+        assertThat(tenMicros.tryAcquire(1, later - 5_000_000L * 10_000)).isFalse();
+        // 6,000,001 windows behind is an idle gap.
+        assertThat(tenMicros.tryAcquire(1, later - 6_000_001L * 10_000)).isTrue();
+    }
 }
