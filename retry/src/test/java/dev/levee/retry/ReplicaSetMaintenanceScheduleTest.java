@@ -160,6 +160,29 @@ class ReplicaSetMaintenanceScheduleTest {
         assertThat(events).hasSize(1);
     }
 
+    /**
+     * Rates 1, 1, 1 and 0.75 with a factor of 1.7320507983312736 put the threshold (mean − factor ×
+     * stdev − 1e-9) at exactly 0.75 in double arithmetic: a rate equal to the threshold stays in. Three
+     * ulps less of factor put it at 0.7500000000000001, and the same rate is ejected.
+     */
+    @Test
+    void aRateExactlyAtTheThresholdIsNotEjected() {
+        for (double factor : new double[] {1.7320507983312736, 1.732050798331273}) {
+            events.clear();
+            ReplicaSet<String> set = set(ReplicaSetConfig.builder().consecutiveFailures(1000)
+                    .failureRateInterval(Duration.ofSeconds(10)).failureRateMinimumCalls(4)
+                    .failureRateMinimumReplicas(4).failureRateStdevFactor(factor).maxEjectedShare(0.25), 4);
+            for (int i = 0; i < 3; i++) {
+                succeed(set, i, 4);
+            }
+            succeed(set, 3, 3);
+            fail(set, 3, 1, boom);
+            ticker.advance(10 * S);
+            probe(set);
+            assertThat(set.isEjected(3)).as("factor %s", factor).isEqualTo(factor < 1.7320507983312736);
+        }
+    }
+
     @Test
     void eachPassComparesOnlyItsOwnIntervalsCallsAndTheNextPassFollowsAtTheInterval() {
         ReplicaSet<String> set = set(ReplicaSetConfig.builder().consecutiveFailures(1000)
