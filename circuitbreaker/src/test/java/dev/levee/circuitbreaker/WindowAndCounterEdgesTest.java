@@ -50,6 +50,16 @@ class WindowAndCounterEdgesTest {
     }
 
     @Test
+    void aCallAtTheFirstInstantOfABucketCountsInThatBucket() {
+        TimeWindow w = new TimeWindow(10 * SECOND, 10);
+        w.record(SlidingWindow.FAILURE, SECOND / 2); // epoch 0
+        w.record(SlidingWindow.FAILURE, SECOND); // exactly the start of epoch 1
+        long epoch1Oldest = 11 * SECOND; // epoch 11: epoch 0 has left, epoch 1 is the oldest counted
+        assertThat(SlidingWindow.calls(w.totals(epoch1Oldest))).isEqualTo(1);
+        assertThat(SlidingWindow.calls(w.totals(12 * SECOND))).isZero();
+    }
+
+    @Test
     void totalsPastThePackedFieldsKeepTheirRates() {
         TimeWindow w = new TimeWindow(10 * SECOND, 10);
         int quarter = 1 << 20; // 4 × 2^20 calls: twice what a 21-bit field holds

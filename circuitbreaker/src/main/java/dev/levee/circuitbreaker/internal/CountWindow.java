@@ -61,11 +61,6 @@ public final class CountWindow extends SlidingWindow {
     }
 
     @Override
-    public boolean needsTime() {
-        return false;
-    }
-
-    @Override
     public boolean record(int outcome, long nowNanos) {
         if (outcome == SUCCESS) {
             if (totals.get() == clean) {
@@ -122,10 +117,5 @@ public final class CountWindow extends SlidingWindow {
     @Override
     public long totals(long nowNanos) {
         return totals.get();
-    }
-
-    /** @return the window size in calls */
-    public int size() {
-        return size;
     }
 }

@@ -56,14 +56,6 @@ public abstract class SlidingWindow {
     }
 
     /**
-     * Whether {@link #record} and {@link #totals} use their {@code nowNanos} argument; when false the
-     * caller need not read the ticker.
-     *
-     * @return true for a time window
-     */
-    public abstract boolean needsTime();
-
-    /**
      * Records one call.
      *
      * @param outcome an outcome code other than {@link #EMPTY}

@@ -64,11 +64,6 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     @Override
-    public boolean needsTime() {
-        return true;
-    }
-
-    @Override
     public boolean record(int outcome, long nowNanos) {
         long epoch = epochHint;
         long offset = nowNanos - epoch * bucketNanos;
