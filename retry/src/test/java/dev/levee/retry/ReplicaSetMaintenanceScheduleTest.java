@@ -266,6 +266,54 @@ class ReplicaSetMaintenanceScheduleTest {
         assertThat(reads).hasValue(4);
     }
 
+    /**
+     * All three tasks on one set, each on its own time: health reads every 4 s, the success-rate pass
+     * every 10 s, r3's readmission 5 s after the pass ejects it. A task that runs does not run the
+     * others before they are due (the pass does not run at a health read, nor the read at the pass).
+     */
+    @Test
+    void eachTaskKeepsItsOwnTimeWhenAnotherOneRuns() {
+        ReplicaSet<String> set = set(ReplicaSetConfig.builder().consecutiveFailures(1000)
+                .baseEjectionTime(Duration.ofSeconds(5)).maxEjectedShare(0.25).failureRateInterval(Duration.ofSeconds(10))
+                .failureRateMinimumCalls(4).failureRateMinimumReplicas(3).failureRateStdevFactor(1.0)
+                .healthCheckInterval(Duration.ofSeconds(4)), 4);
+        AtomicInteger reads = new AtomicInteger();
+        set.healthSignal(r -> {
+            reads.incrementAndGet();
+            return true;
+        });
+        for (int i = 0; i < 3; i++) {
+            succeed(set, i, 4);
+        }
+        fail(set, 3, 4, boom);
+        assertThat(reads).hasValue(4);
+
+        at(T0 + 4 * S);
+        probe(set);
+        assertThat(reads).hasValue(8);
+        assertThat(set.isEjected(3)).as("no pass at a health read").isFalse();
+        at(T0 + 8 * S);
+        probe(set);
+        assertThat(reads).hasValue(12);
+        at(T0 + 10 * S);
+        probe(set);
+        assertThat(set.isEjected(3)).isTrue();
+        assertThat(reads).as("no read at the pass").hasValue(12);
+        at(T0 + 12 * S);
+        probe(set);
+        assertThat(reads).hasValue(16);
+        at(T0 + 15 * S);
+        probe(set);
+        assertThat(set.isEjected(3)).isFalse();
+        assertThat(reads).as("no read at the readmission").hasValue(16);
+        at(T0 + 16 * S);
+        probe(set);
+        assertThat(reads).hasValue(20);
+        assertThat(events).containsExactly(
+                new ReplicaSetEvent.Ejected("s", T0 + 10 * S, 3, "r3", ReplicaSetEvent.FAILURE_RATE, 5 * S, 1),
+                new ReplicaSetEvent.Readmitted("s", T0 + 15 * S, 3, "r3"));
+    }
+
     @Test
     void anEjectionBeyondTheCapIsCountedAndPublishedAndTheReplicaStaysIn() {
         ReplicaSet<String> set = set(ReplicaSetConfig.builder().consecutiveFailures(2).failureRateEjection(false), 4);
