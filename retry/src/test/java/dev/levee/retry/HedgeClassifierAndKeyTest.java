@@ -30,6 +30,7 @@ class HedgeClassifierAndKeyTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the caller's scope is opened only to make its key current
     void aSynchronousKeyedHedgeRunsItsCallUnderOneKeyAndDetachesIt() {
         IdempotencyKey key = IdempotencyKey.of("order-42");
         Hedge hedge = Hedge.of("k", config().idempotency(Idempotency.KEYED).keyGenerator(() -> key).build());
