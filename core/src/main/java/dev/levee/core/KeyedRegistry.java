@@ -300,7 +300,11 @@ public final class KeyedRegistry<K, P> {
                 if (present != null) {
                     return present;
                 }
-                if (!evictOne(now)) {
+                Eviction eviction = evictOne(key, now);
+                if (eviction == Eviction.KEY_PRESENT) {
+                    continue; // published since the look above: the next look finds it
+                }
+                if (eviction == Eviction.NOTHING_TO_EVICT) {
                     // Every present entry is being created by another thread right now: park until one
                     // is published or a slot is freed, instead of burning a core while a slow factory runs.
                     interrupted |= awaitSlotChange();
@@ -354,11 +358,23 @@ public final class KeyedRegistry<K, P> {
         }
     }
 
+    /** What {@link #evictOne} did. */
+    private enum Eviction {
+        /** An entry was evicted: a slot is free. */
+        EVICTED,
+        /** The map is empty: every reserved slot belongs to an entry still being created. */
+        NOTHING_TO_EVICT,
+        /** The hand reached the entry of the key being inserted: another caller published it meanwhile. */
+        KEY_PRESENT
+    }
+
     /**
-     * Runs the clock hand until one entry is evicted; false if the map is empty (every reserved slot
-     * belongs to an entry still being created).
+     * Runs the clock hand until one entry is evicted. It never evicts the entry of {@code inserting}:
+     * that entry can appear between the inserter's look into the map and this walk (its creator
+     * published it), and evicting it would hand the inserter a second policy for one key while the
+     * creator holds the first.
      */
-    private boolean evictOne(long now) {
+    private Eviction evictOne(K inserting, long now) {
         // Two full turns of the hand find an unreferenced entry unless other threads keep touching;
         // past that, evict regardless so the bound always wins.
         int patience = 2 * maxEntries + 16;
@@ -368,13 +384,16 @@ public final class KeyedRegistry<K, P> {
             while (true) {
                 Map.Entry<K, Entry> candidate = advanceHand();
                 if (candidate == null) {
-                    return false;
+                    return Eviction.NOTHING_TO_EVICT;
+                }
+                if (candidate.getKey().equals(inserting)) {
+                    return Eviction.KEY_PRESENT;
                 }
                 Entry entry = candidate.getValue();
                 long s = (long) STAMP.getOpaque(entry);
                 if (patience-- <= 0 || (s & REFERENCED) == 0 || isIdle(entry, now)) {
                     if (evict(candidate.getKey(), entry)) {
-                        return true;
+                        return Eviction.EVICTED;
                     }
                     continue; // removed meanwhile: the walk may still show it
                 }

@@ -52,6 +52,11 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
      */
     private final AtomicReference<PendingBackoff> pendingBackoff = new AtomicReference<>();
     private volatile @Nullable CompletionStage<T> inFlight;
+    /**
+     * The attempts started so far, for a cancellation's give-up: {@link #attempt} already counts the
+     * next attempt during a backoff, and the caller may cancel from any thread.
+     */
+    private volatile int launched;
 
     /** A scheduled backoff and the attempt its task starts. */
     private record PendingBackoff(int attempt, Scheduler.Cancellable handle) {
@@ -89,6 +94,7 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
         if (result.isDone()) {
             return false;
         }
+        launched = attempt;
         CompletionStage<T> stage;
         try {
             stage = next.proceedAsync(call);
@@ -219,7 +225,8 @@ final class AsyncRetry<T> implements BiConsumer<T, Throwable>, Runnable {
             if (running != null) {
                 cancel(running);
             }
-            retry.recordGiveUp(GiveUpReason.CANCELLED, attempt, new CancellationException("cancelled"), null);
+            // The attempts that started: a cancellation during a backoff is not another attempt.
+            retry.recordGiveUp(GiveUpReason.CANCELLED, launched, new CancellationException("cancelled"), null);
         }
         if (deposited && budget != null) {
             budget.onRequestEnd();

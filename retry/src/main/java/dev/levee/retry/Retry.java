@@ -634,10 +634,6 @@ public final class Retry implements Policy {
         return ticker;
     }
 
-    long maxDurationNanos() {
-        return maxDurationNanos;
-    }
-
     @Override
     @SuppressWarnings("try") // the scope is held only to make the key current while the context is captured
     public <T> CompletionStage<T> executeAsync(Chain next, Supplier<? extends CompletionStage<T>> call) {

@@ -64,7 +64,7 @@ class AsyncRetryEventsTest {
 
         CompletableFuture<String> cancelled = retry.<String>executeAsync(() -> CompletableFuture.failedFuture(boom))
                 .toCompletableFuture();
-        cancelled.cancel(true); // during its backoff
+        cancelled.cancel(true); // during its backoff: one attempt ran
         RetryEvent last = events.get(events.size() - 1);
         assertThat(last).isInstanceOf(RetryEvent.GaveUp.class);
         assertThat(((RetryEvent.GaveUp) last).reason()).isEqualTo(GiveUpReason.CANCELLED);

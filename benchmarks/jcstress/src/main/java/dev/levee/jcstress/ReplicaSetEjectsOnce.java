@@ -16,7 +16,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
  * A replica set of 4 that ejects a replica after 2 consecutive failures (at most 2 ejected). Replica 0
- * has failed once; two more failures of it land at once, and both see a streak at the threshold. The
+ * has three calls in flight and one has failed; the other two fail at once, and both see a streak at the threshold. The
  * replica is ejected exactly once: one ejection counted, one slot of the ejection cap taken.
  * Codes: r1 = ejections counted, r2 = replicas ejected, r3 = replica 0 ejected.
  */
@@ -34,6 +34,11 @@ public class ReplicaSetEjectsOnce {
             .build(), List.of("a", "b", "c", "d"));
 
     public ReplicaSetEjectsOnce() {
+        // Three calls on "a" (a shard of one), as a completion counts only for a call outstanding.
+        int[] onlyA = {0};
+        for (int i = 0; i < 3; i++) {
+            set.pick(onlyA);
+        }
         set.onFailure(0, 1_000L, FAILURE);
     }
 
