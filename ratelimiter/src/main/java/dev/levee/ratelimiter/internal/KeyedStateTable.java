@@ -250,8 +250,8 @@ public final class KeyedStateTable<K> {
         if (code == GONE && (long) WORDS.getVolatile(words, base + STATE) == DELEGATED) {
             AbstractRateLimiter own = promoted.get(key);
             if (own != null) {
-                return into == null ? (own.tryAcquire(permits, nowNanos) ? 0L : -1L)
-                        : (own.tryAcquire(permits, nowNanos, into) ? 0L : -1L);
+                boolean granted = into == null ? own.tryAcquire(permits, nowNanos) : own.tryAcquire(permits, nowNanos, into);
+                return granted ? EncodedWait.granted(0L) : EncodedWait.refused(0L); // callers read only the verdict
             }
         }
         return code;
