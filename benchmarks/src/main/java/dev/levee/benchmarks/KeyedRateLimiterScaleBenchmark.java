@@ -21,8 +21,10 @@ import org.openjdk.jmh.annotations.State;
  * ({@link KeyedLimiters}), configured to the same limit, far above what the threads consume, so every
  * decision is a grant and reads the system clock as a user's call does. The key is picked by a cheap
  * per-thread xorshift index into a pre-built array of {@code String} keys, {@code uniform} over all keys
- * or {@code skewed} (80 % of decisions to the first 1 % of keys). The floor is a bare
- * {@code ConcurrentHashMap.get} of the same keys ({@code LIBRARY = map-lookup-floor}).
+ * or {@code skewed} (80 % of decisions to the first 1 % of keys). Two floors, labelled extras that no
+ * user runs: a bare {@code ConcurrentHashMap.get} of the same keys ({@code map-lookup-floor}), and that
+ * lookup plus one {@code System.nanoTime()} and one GCRA compare-and-set of a per-key {@code long}
+ * ({@code map-lookup-clock-cas-floor}), the work no correct keyed limiter can leave out.
  *
  * <p>Run: {@code benchmarks/run --quick 'KeyedRateLimiterScaleBenchmark.*'}; the heap per key is
  * measured by {@link dev.levee.benchmarks.keyed.KeyHeapFootprint} in a fresh JVM per library.
@@ -41,7 +43,7 @@ public class KeyedRateLimiterScaleBenchmark {
 
     /** The library under test; see {@link Library}. */
     @Param({"levee-gcra", "levee-token-bucket", "guava-in-a-map", "bucket4j-in-a-map", "bucket4j-in-caffeine",
-            "resilience4j-registry", "map-lookup-floor"})
+            "resilience4j-registry", "map-lookup-floor", "map-lookup-clock-cas-floor"})
     public String library;
 
     private String[] keyArray;

@@ -11,6 +11,7 @@ import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One limiter per key, held the way each library's users hold them, configured to one limit (10^9 per
@@ -38,7 +39,14 @@ public final class KeyedLimiters {
         /** resilience4j {@code RateLimiterRegistry}: one {@code AtomicRateLimiter} per key name. */
         RESILIENCE4J_REGISTRY,
         /** A bare {@code ConcurrentHashMap.get} of the key: the floor any keyed structure pays. */
-        MAP_LOOKUP_FLOOR;
+        MAP_LOOKUP_FLOOR,
+        /**
+         * The floor any correct keyed limiter pays: the bare lookup of a per-key {@code AtomicLong}, one
+         * {@code System.nanoTime()} and one GCRA compare-and-set of the key's state. Not a limiter a user
+         * would ship (no bound, no eviction, no configuration); it shows how much of a keyed decision is
+         * the lookup, the clock and the atomic write that no implementation can leave out.
+         */
+        MAP_LOOKUP_CLOCK_CAS_FLOOR;
 
         /**
          * @param name the lower-case, dash-separated name ({@code levee-gcra})
@@ -120,9 +128,36 @@ public final class KeyedLimiters {
                     return present != null || map.computeIfAbsent(key, k -> Boolean.TRUE);
                 };
             }
+            case MAP_LOOKUP_CLOCK_CAS_FLOOR:
+                return lookupClockCasFloor();
             default:
                 throw new IllegalArgumentException("unknown library " + library);
         }
+    }
+
+    /**
+     * GCRA on one {@code long} per key: {@code tat' = max(tat, now) + T}, granted when
+     * {@code tat' - now <= burst × T}; here {@code T} = 1 ns (10^9 per second).
+     */
+    private static Decider lookupClockCasFloor() {
+        ConcurrentHashMap<String, AtomicLong> map = new ConcurrentHashMap<>();
+        return key -> {
+            AtomicLong tat = map.get(key);
+            if (tat == null) {
+                tat = map.computeIfAbsent(key, k -> new AtomicLong(System.nanoTime()));
+            }
+            long now = System.nanoTime();
+            while (true) {
+                long current = tat.get();
+                long next = Math.max(current, now) + 1;
+                if (next - now > HUGE) {
+                    return false;
+                }
+                if (tat.compareAndSet(current, next)) {
+                    return true;
+                }
+            }
+        };
     }
 
     private static Decider levee(RateLimitAlgorithm algorithm, int bound) {
