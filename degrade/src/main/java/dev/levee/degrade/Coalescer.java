@@ -17,7 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  *   <li>At most {@code maxEntries} keys are in flight or held; a call for a new key beyond that runs
  *       its loader on its own (counted as {@code bypassed}, published as
  *       {@link CoalescerEvent.Bypassed}, logged at WARN at most once per 10 s), so the map cannot grow
- *       without bound and no call is refused.</li>
+ *       without bound and no call is refused. A call that finds the last slot reserved by a first call
+ *       of its own key whose entry is not in the map yet waits for that insert and joins the flight: a
+ *       key in flight is never loaded twice, at the bound either.</li>
  * </ul>
  *
  * <p><b>Hold window and early refresh.</b> With {@code holdWindow > 0}, a successful value keeps
@@ -67,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * caching: the hold window is meant to be short (its bound is one hour); use a cache for data that
  * should be reused for long.
  *
- * <p><b>Cost.</b> A leader: one map insert and removal, one future, one counter CAS; a joiner: one
+ * <p><b>Cost.</b> A leader: one map insert and removal, one future, one counter CAS and one atomic add; a joiner: one
  * map read and a wait. No ticker read without a hold window. The map holds one entry per key in
  * flight.
  *
@@ -92,8 +94,15 @@ public final class Coalescer<K, V> {
     private final LogLimiter bypassWarnings;
 
     private final ConcurrentHashMap<K, Flight<V>> flights = new ConcurrentHashMap<>();
-    /** Entries present plus inserts in progress; never above maxEntries. */
-    private final AtomicInteger reserved = new AtomicInteger();
+    /**
+     * Two counts in one word, so one read sees both: the low 32 bits count the entries present plus
+     * the inserts in progress (never above maxEntries); the high 32 bits count the inserts in progress
+     * alone (a leader between its reservation and its insert). A call that finds no room waits for the
+     * inserts in progress before it bypasses, as one of them may be for its own key.
+     */
+    private final AtomicLong reservations = new AtomicLong();
+    private static final long ONE_INSERT = 1L << 32;
+    private static final int SPINS_BEFORE_YIELD = 64;
 
     private final LongAdder loads = new LongAdder();
     private final LongAdder joined = new LongAdder();
@@ -197,16 +206,19 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                if (!reserve()) {
-                    bypass();
-                    return loader.get();
+                if (reserve()) {
+                    Flight<V> mine = new Flight<>();
+                    flight = flights.putIfAbsent(key, mine);
+                    if (inserted(flight)) {
+                        return lead(key, mine, loader);
+                    }
+                } else {
+                    flight = insertedMeanwhile(key);
+                    if (flight == null) {
+                        bypass();
+                        return loader.get();
+                    }
                 }
-                Flight<V> mine = new Flight<>();
-                flight = flights.putIfAbsent(key, mine);
-                if (flight == null) {
-                    return lead(key, mine, loader);
-                }
-                reserved.decrementAndGet();
             }
             if (isJoinable(flight)) {
                 joined.increment();
@@ -241,17 +253,20 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                if (!reserve()) {
-                    bypass();
-                    return follow(start(loader));
+                if (reserve()) {
+                    Flight<V> mine = new Flight<>();
+                    flight = flights.putIfAbsent(key, mine);
+                    if (inserted(flight)) {
+                        leadAsync(key, mine, loader);
+                        return follow(mine.future);
+                    }
+                } else {
+                    flight = insertedMeanwhile(key);
+                    if (flight == null) {
+                        bypass();
+                        return follow(start(loader));
+                    }
                 }
-                Flight<V> mine = new Flight<>();
-                flight = flights.putIfAbsent(key, mine);
-                if (flight == null) {
-                    leadAsync(key, mine, loader);
-                    return follow(mine.future);
-                }
-                reserved.decrementAndGet();
             }
             if (isJoinable(flight)) {
                 joined.increment();
@@ -423,21 +438,62 @@ public final class Coalescer<K, V> {
         }
     }
 
+    /** Reserves room for one entry and marks an insert in progress; false if the map is full. */
     private boolean reserve() {
         while (true) {
-            int current = reserved.get();
-            if (current >= maxEntries) {
+            long current = reservations.get();
+            if (entries(current) >= maxEntries) {
                 return false;
             }
-            if (reserved.compareAndSet(current, current + 1)) {
+            if (reservations.compareAndSet(current, current + ONE_INSERT + 1)) {
                 return true;
             }
         }
     }
 
+    /**
+     * Ends an insert begun by {@link #reserve()}: {@code existing} is what {@code putIfAbsent} returned.
+     * A lost insert gives its room back.
+     *
+     * @return true if this call's entry went in
+     */
+    private boolean inserted(@Nullable Flight<V> existing) {
+        reservations.addAndGet(existing == null ? -ONE_INSERT : -ONE_INSERT - 1);
+        return existing == null;
+    }
+
+    /**
+     * A call found no room: before it bypasses, it waits for the inserts in progress, since the room
+     * may be reserved by a leader of its own key whose entry is not in the map yet (bypassing then
+     * would run a second load of a key in flight). Spins only at the bound, and only while another
+     * call is between its reservation and its insert (a few instructions).
+     *
+     * @return the key's entry if one appeared; null once no insert is in progress and there is none,
+     *     so bypassing is right
+     */
+    private @Nullable Flight<V> insertedMeanwhile(K key) {
+        int spins = 0;
+        while (true) {
+            long current = reservations.get(); // read before the map: an insert it shows ended is visible there
+            Flight<V> flight = flights.get(key);
+            if (flight != null || current >>> 32 == 0) {
+                return flight;
+            }
+            if (++spins > SPINS_BEFORE_YIELD) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static int entries(long reservations) {
+        return (int) reservations;
+    }
+
     private void discard(K key, Flight<V> flight) {
         if (flights.remove(key, flight)) {
-            reserved.decrementAndGet();
+            reservations.decrementAndGet();
         }
     }
 
