@@ -1,6 +1,7 @@
 package dev.levee.core.internal;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Whether a part that calls a remote store is in an outage (the Redis-backed limits and idempotency
@@ -9,10 +10,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * it starts ({@link #phase()}) and may only switch from that phase, so answers in flight when the store
  * died (or failures in flight when it came back) cannot switch it back and forth. The caller logs and
  * publishes exactly when a switch method says it switched: once per switch, never per call.
+ *
+ * <p>The phase and the outage's start change together, in one CAS on an immutable state (allocated
+ * once per switch, never per call): the call that ends an outage reads the start the outage began
+ * with. (Recording the start after switching the phase let a call that saw the new phase end the
+ * outage in between and measure it from the previous outage's start.)
  */
 public final class OutageSwitch {
-    private final AtomicLong phase = new AtomicLong();
-    private volatile long outageStart;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(OutageSwitch.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile State state = new State(0L, 0L);
 
     /** Creates a switch in the available state. */
     public OutageSwitch() {}
@@ -23,7 +38,7 @@ public final class OutageSwitch {
      * @return the phase
      */
     public long phase() {
-        return phase.get();
+        return state.phase;
     }
 
     /**
@@ -32,7 +47,7 @@ public final class OutageSwitch {
      * @return false during an outage
      */
     public boolean available() {
-        return (phase.get() & 1) == 0;
+        return (state.phase & 1) == 0;
     }
 
     /**
@@ -54,11 +69,12 @@ public final class OutageSwitch {
      * @return true if this call switched (log and publish once)
      */
     public boolean outageBegan(long startPhase, long now) {
-        if ((startPhase & 1) == 0 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            outageStart = now;
-            return true;
+        if ((startPhase & 1) != 0) {
+            return false;
         }
-        return false;
+        State current = state;
+        // Each state has its own phase, so comparing states by identity compares phases.
+        return current.phase == startPhase && STATE.compareAndSet(this, current, new State(startPhase + 1, now));
     }
 
     /**
@@ -69,9 +85,16 @@ public final class OutageSwitch {
      * @return how long the outage lasted if this call switched back (log and publish once), else −1
      */
     public long storeAnswered(long startPhase, long now) {
-        if ((startPhase & 1) == 1 && phase.compareAndSet(startPhase, startPhase + 1)) {
-            return Math.max(0L, Nanos.subtract(now, outageStart));
+        if ((startPhase & 1) != 1) {
+            return -1L;
+        }
+        State current = state;
+        if (current.phase == startPhase && STATE.compareAndSet(this, current, new State(startPhase + 1, current.outageStart))) {
+            return Math.max(0L, Nanos.subtract(now, current.outageStart));
         }
         return -1L;
     }
+
+    /** A phase and the start of the latest outage (the reading it began at), switched together. */
+    private record State(long phase, long outageStart) {}
 }
