@@ -28,6 +28,11 @@ import org.jspecify.annotations.Nullable;
  * <p><b>No lost grant.</b> {@link #enqueue} adds the waiter and then drains once itself; a releaser
  * frees its permit and then drains. Of two such threads at least one sees the other's write, so a
  * permit freed while a waiter is being added is never left unused while that waiter waits.
+ *
+ * <p><b>A caller that gives up.</b> A waiter's stage completed by its caller (cancelled, or failed by
+ * {@code orTimeout}) leaves the queue at once, like an expiry. A drain may have decided to grant it just
+ * before: its permit is then given back (and the waiters drained again) when the completion finds the
+ * stage already done. Either way a permit is never granted to a stage nobody will release it from.
  */
 public final class AsyncWaitQueue {
     private static final int WAITING = 0;
@@ -113,6 +118,11 @@ public final class AsyncWaitQueue {
      */
     public CompletableFuture<Void> enqueue(long maxWaitNanos, Permits permits, Supplier<? extends Throwable> refusal) {
         Waiter waiter = new Waiter(refusal, permits);
+        waiter.future.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                abandoned(waiter); // the caller gave up (cancel, orTimeout); a no-op after an expiry
+            }
+        });
         queue.add(waiter);
         size.incrementAndGet();
         waiter.timer = scheduler.schedule(() -> {
@@ -153,7 +163,7 @@ public final class AsyncWaitQueue {
                     timer.cancel();
                 }
                 Waiter granted = waiter;
-                if (!handOff(() -> granted.future.complete(null))) {
+                if (!handOff(() -> complete(granted, permits))) {
                     permits.giveBack();
                     granted.future.completeExceptionally(new RejectedExecutionException(
                             "the executor that completes asynchronous waits rejected the grant"));
@@ -185,6 +195,27 @@ public final class AsyncWaitQueue {
             }
         }, delayNanos);
         return done;
+    }
+
+    /** Completes a granted waiter's stage; if its caller gave up meanwhile, the permit is nobody's: back it goes. */
+    private void complete(Waiter granted, Permits permits) {
+        if (!granted.future.complete(null)) {
+            permits.giveBack();
+            drain(permits);
+        }
+    }
+
+    /** A waiter whose caller completed its stage leaves the queue, unless it was granted or expired first. */
+    private void abandoned(Waiter waiter) {
+        if (waiter.state.compareAndSet(WAITING, EXPIRED)) {
+            queue.remove(waiter);
+            size.decrementAndGet();
+            waiter.permits.waiterLeft();
+            Scheduler.Cancellable timer = waiter.timer;
+            if (timer != null) {
+                timer.cancel();
+            }
+        }
     }
 
     private void expire(Waiter waiter) {

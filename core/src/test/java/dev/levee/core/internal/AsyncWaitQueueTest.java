@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.core.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -184,6 +186,41 @@ class AsyncWaitQueueTest {
         permits.free.set(1);
         queue.drain(permits);
         assertThat(cancels).hasValue(1);           // cancelled by the grant
+    }
+
+    @Test
+    void aWaiterWhoseCallerCancelledLeavesTheQueueAndIsNeverGranted() {
+        AsyncWaitQueue queue = new AsyncWaitQueue(scheduler, DIRECT);
+        Permits permits = new Permits(0);
+        CompletableFuture<Void> waiter = queue.enqueue(WAIT, permits, AsyncWaitQueueTest::refused);
+        assertThat(waiter.cancel(false)).isTrue();
+        assertThat(queue.size()).isZero();
+        assertThat(permits.left).hasValue(1);
+        assertThat(scheduler.pending()).as("its expiry is cancelled").isZero();
+
+        permits.free.set(1);
+        queue.drain(permits);
+        assertThat(permits.free).as("the freed permit is not handed to the cancelled waiter").hasValue(1);
+    }
+
+    @Test
+    void aCancelBetweenTheGrantAndItsCompletionGivesThePermitBack() {
+        List<Runnable> handedOff = new ArrayList<>();
+        AsyncWaitQueue queue = new AsyncWaitQueue(scheduler, handedOff::add);
+        Permits permits = new Permits(0);
+        CompletableFuture<Void> waiter = queue.enqueue(WAIT, permits, AsyncWaitQueueTest::refused);
+        permits.free.set(1);
+        queue.drain(permits); // the grant is decided and the permit taken; the completion waits on the executor
+        assertThat(permits.free).hasValue(0);
+        assertThat(handedOff).hasSize(1);
+
+        assertThat(waiter.cancel(false)).as("the caller gives up before the executor runs").isTrue();
+        handedOff.remove(0).run();
+
+        assertThat(permits.givenBack).as("the permit nobody would release goes back").hasValue(1);
+        assertThat(permits.free).hasValue(1);
+        assertThat(queue.size()).isZero();
+        assertThat(permits.left).hasValue(1);
     }
 
     @Test
