@@ -12,6 +12,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +39,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Cost.</b> A decision is a GCRA decision plus one time comparison; a completion adds to two
  * (three on failure) striped counters. The adjustment itself runs on one thread per interval (the
- * one that wins a CAS) and allocates the new parameters.
+ * one that wins a CAS) and allocates the new parameters; it and {@link #setRate} change the rate under
+ * a lock (taken once per interval by the decision that runs the adjustment, never by the others), so a
+ * hand-set rate racing an adjustment is applied before or after it, never lost, and the rate reported
+ * is always the rate enforced.
  */
 public final class AdaptiveRateLimiter implements RateLimiter {
     private static final double FLOOR_DRIFT = 0.05;
@@ -59,8 +63,14 @@ public final class AdaptiveRateLimiter implements RateLimiter {
     private final LongAdder failures = new LongAdder();
     @SuppressWarnings("unused") // accessed through NEXT_ADJUST
     private volatile long nextAdjust;
-    /** Written only by the thread that won the adjustment CAS. */
+    /**
+     * Written by the thread that won the adjustment CAS and by {@link #setRate}, each under
+     * {@code rateChange} together with the inner limiter's interval: an adjustment computed from a rate
+     * read before a hand-set one must not overwrite it, and the rate reported must be the rate enforced.
+     */
     private volatile double rate;
+    /** Serializes the (rare) rate changes: one adjustment per interval and hand-set rates; never a decision. */
+    private final ReentrantLock rateChange = new ReentrantLock();
     private volatile double floorNanos = Double.NaN;
     private final @Nullable RttRatioLaw rttLaw;
 
@@ -146,17 +156,22 @@ public final class AdaptiveRateLimiter implements RateLimiter {
         if (Double.isNaN(floor)) {
             floor = mean;
         }
-        double current = rate;
-        double next = current;
-        if ((double) failed / n > config.errorRateThreshold() || mean > floor * config.latencyTolerance()) {
-            next = Math.max(config.minRate(), current * config.decreaseFactor());
-        } else if (mean <= floor * config.nearFloor()) {
-            next = Math.min(config.maxRate(), current + config.increaseStep());
-        }
         floorNanos = mean < floor ? mean : floor + (mean - floor) * FLOOR_DRIFT;
-        if (next != current) {
-            rate = next;
-            delegate.setInterval(intervalOf(next));
+        rateChange.lock();
+        try {
+            double current = rate;
+            double next = current;
+            if ((double) failed / n > config.errorRateThreshold() || mean > floor * config.latencyTolerance()) {
+                next = Math.max(config.minRate(), current * config.decreaseFactor());
+            } else if (mean <= floor * config.nearFloor()) {
+                next = Math.min(config.maxRate(), current + config.increaseStep());
+            }
+            if (next != current) {
+                rate = next;
+                delegate.setInterval(intervalOf(next));
+            }
+        } finally {
+            rateChange.unlock();
         }
     }
 
@@ -294,8 +309,13 @@ public final class AdaptiveRateLimiter implements RateLimiter {
             rttLaw.setRate(perSecond);
             return;
         }
-        rate = perSecond;
-        delegate.setInterval(intervalOf(perSecond));
+        rateChange.lock();
+        try {
+            rate = perSecond;
+            delegate.setInterval(intervalOf(perSecond));
+        } finally {
+            rateChange.unlock();
+        }
     }
 
     @Override

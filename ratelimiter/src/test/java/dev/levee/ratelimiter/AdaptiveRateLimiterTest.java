@@ -68,6 +68,20 @@ class AdaptiveRateLimiterTest {
     }
 
     @Test
+    void anAdjustmentAfterAHandSetRateStartsFromItAndTheReportedRateIsTheEnforcedOne() {
+        // The racing orders (an adjustment computed before the hand-set rate and written after it) are
+        // the jcstress test AdaptiveRateLimiterSetRateRace; here the sequential contract both orders keep.
+        AdaptiveRateLimiter limiter = limiter(b -> {});
+        limiter.setRate(100, Duration.ofSeconds(1));
+        interval(limiter, ticker, 10 * MS, 2); // half the calls fail: cut from the hand-set 100
+        assertThat(limiter.currentRate()).isEqualTo(75.0);
+        assertThat(limiter.limit()).isEqualTo(75L);
+        limiter.setRate(20, Duration.ofSeconds(1));
+        assertThat(limiter.currentRate()).isEqualTo(20.0);
+        assertThat(limiter.limit()).isEqualTo(20L);
+    }
+
+    @Test
     void tooFewSamplesChangeNothing() {
         AdaptiveRateLimiter limiter = limiter(b -> b.minSamples(100));
         interval(limiter, ticker, 500 * MS, 1);
