@@ -40,7 +40,7 @@ class KeyedStateTableTest {
     @AfterEach
     void stopPool() throws InterruptedException {
         pool.shutdownNow();
-        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
     }
 
     /** A key whose hash the test chooses: keys of one hash share one probe chain. */
