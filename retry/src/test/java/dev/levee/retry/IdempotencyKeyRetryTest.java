@@ -482,7 +482,7 @@ class IdempotencyKeyRetryTest {
                 List<IdempotencyKey> seen = new ArrayList<>(call.keys);
                 seen.add(IdempotencyKey.currentOrNull());
                 return seen;
-            }).get(10, TimeUnit.SECONDS);
+            }).get(60, TimeUnit.SECONDS);
             assertThat(afterwards.get(0)).isNotNull().isEqualTo(afterwards.get(1));
             assertThat(afterwards.get(2)).isNull();
         } finally {
