@@ -260,20 +260,39 @@ public final class ReplicaSet<R> {
      * For the attempts of one call: a replica the call has not tried yet while an eligible one
      * remains (claimed in {@code tried} atomically, so concurrent hedges never share one), else an
      * eligible replica already tried.
+     *
+     * <p>A choice is only a candidate until its claim succeeds: two attempts of one call can choose the
+     * same untried replica at the same moment, and the one whose claim fails chooses again among the
+     * replicas still untried. (Checking "is it tried now?" after the choice instead would mistake the
+     * other attempt's fresh claim for the every-replica-tried fallback and send both to one replica.)
      */
     int pickUntried(long now, AtomicLongArray tried) {
         while (true) {
             int replica = choose(now, null, tried);
-            if (!Selector.isTried(tried, replica)) {
-                int word = replica >>> 6;
-                long bit = 1L << replica;
-                long current = tried.get(word);
-                if ((current & bit) != 0 || !tried.compareAndSet(word, current, current | bit)) {
-                    continue; // another attempt of the call took it meanwhile
+            if (replica >= 0) {
+                if (!claim(tried, replica)) {
+                    continue; // another attempt of this call claimed it after our choice
                 }
+            } else {
+                replica = choose(now, null, null); // every eligible replica already tried by this call
             }
             states.acquire(replica);
             return replica;
+        }
+    }
+
+    /** Sets the replica's bit in {@code tried}; false if it was already set. */
+    private static boolean claim(AtomicLongArray tried, int replica) {
+        int word = replica >>> 6;
+        long bit = 1L << replica;
+        while (true) {
+            long current = tried.get(word);
+            if ((current & bit) != 0) {
+                return false;
+            }
+            if (tried.compareAndSet(word, current, current | bit)) {
+                return true;
+            }
         }
     }
 
@@ -282,14 +301,16 @@ public final class ReplicaSet<R> {
         return new AtomicLongArray((size + 63) >>> 6);
     }
 
+    /**
+     * The rule's choice among the eligible candidates. With {@code tried}, only among the replicas not
+     * in it, and -1 when every eligible one is in it; without, never -1: when no candidate is eligible
+     * (panic off and every replica down) it spreads over every candidate.
+     */
     private int choose(long now, int @Nullable [] shard, @Nullable AtomicLongArray tried) {
         maintain(now);
         boolean ignoreHealth = shard == null ? panicking() : shardInPanic(shard);
         int replica = selector.select(states, shard, ignoreHealth, tried, now, random);
-        if (replica < 0 && tried != null) {
-            replica = selector.select(states, shard, ignoreHealth, null, now, random);
-        }
-        if (replica < 0) {
+        if (replica < 0 && tried == null) {
             replica = selector.select(states, shard, true, null, now, random);
         }
         return replica;
