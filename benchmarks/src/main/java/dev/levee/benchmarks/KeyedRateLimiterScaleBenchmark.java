@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.State;
  * or {@code skewed} (80 % of decisions to the first 1 % of keys). Two floors, labelled extras that no
  * user runs: a bare {@code ConcurrentHashMap.get} of the same keys ({@code map-lookup-floor}), and that
  * lookup plus one {@code System.nanoTime()} and one GCRA compare-and-set of a per-key {@code long}
- * ({@code map-lookup-clock-cas-floor}), the work no correct keyed limiter can leave out.
+ * ({@code map-lookup-clock-cas-floor}), the work no correct keyed limiter can leave out. One more labelled
+ * extra, {@code levee-gcra-coarse-ticker}, is Levee's GCRA on the opt-in coarse ticker.
  *
  * <p>Run: {@code benchmarks/run --quick 'KeyedRateLimiterScaleBenchmark.*'}; the heap per key is
  * measured by {@link dev.levee.benchmarks.keyed.KeyHeapFootprint} in a fresh JVM per library.
@@ -42,8 +43,8 @@ public class KeyedRateLimiterScaleBenchmark {
     public String distribution;
 
     /** The library under test; see {@link Library}. */
-    @Param({"levee-gcra", "levee-token-bucket", "guava-in-a-map", "bucket4j-in-a-map", "bucket4j-in-caffeine",
-            "resilience4j-registry", "map-lookup-floor", "map-lookup-clock-cas-floor"})
+    @Param({"levee-gcra", "levee-token-bucket", "levee-gcra-coarse-ticker", "guava-in-a-map", "bucket4j-in-a-map",
+            "bucket4j-in-caffeine", "resilience4j-registry", "map-lookup-floor", "map-lookup-clock-cas-floor"})
     public String library;
 
     private String[] keyArray;

@@ -72,7 +72,7 @@ class BulkheadIssue12Test {
         assertThat(ranOn.get()).as("the call does not run on the releasing thread").isNull();
         assertThat(runHandedOff()).isEqualTo(1);
 
-        assertThat(stage.toCompletableFuture().get(10, SECONDS)).isEqualTo("done");
+        assertThat(stage.toCompletableFuture().get(60, SECONDS)).isEqualTo("done");
         assertThat(ranOn.get()).isSameAs(Thread.currentThread()); // the executor's (here: the test's) thread
         assertThat(bulkhead.activeCount()).isZero();
         assertThat(bulkhead.waitingCount()).isZero();
@@ -116,7 +116,7 @@ class BulkheadIssue12Test {
 
         bulkhead.onSuccess(0);
         runHandedOff();
-        assertThat(stage.get(10, SECONDS)).isEqualTo("ok");
+        assertThat(stage.get(60, SECONDS)).isEqualTo("ok");
         assertThat(outer.activeCount()).isZero();
         assertThat(bulkhead.activeCount()).isZero();
     }
@@ -164,7 +164,7 @@ class BulkheadIssue12Test {
         for (int i = 0; i < 100; i++) {
             assertThat(keyed.execute(i % 2 == 0 ? "a" : "b", () -> "ok")).isEqualTo("ok");
             assertThat(keyed.executeAsync(i % 3 == 0 ? "a" : "c", () -> CompletableFuture.completedFuture("ok"))
-                    .toCompletableFuture().get(10, SECONDS)).isEqualTo("ok");
+                    .toCompletableFuture().get(60, SECONDS)).isEqualTo("ok");
         }
     }
 

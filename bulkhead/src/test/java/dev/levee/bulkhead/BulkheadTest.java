@@ -212,9 +212,9 @@ class BulkheadTest {
                 x.onSuccess(0);
             });
             waiter.start();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> x.waitingCount() == 1);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> x.waitingCount() == 1);
             x.onSuccess(0);
-            waiter.join(10_000);
+            waiter.join(60_000);
             assertThat(waiter.isAlive()).isFalse();
         }
         assertThat(b.availablePermits()).isEqualTo(1);

@@ -38,7 +38,7 @@ class ThreadPoolBulkheadLifecycleTest {
             release.await();
             return "released";
         });
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
         return f;
     }
 
@@ -55,8 +55,8 @@ class ThreadPoolBulkheadLifecycleTest {
         assertThat(metrics.queueDepth()).isEqualTo(2);
         assertThat(metrics.active()).isEqualTo(1);
         release.countDown();
-        assertThat(q1.get(10, TimeUnit.SECONDS)).isEqualTo("q1");
-        assertThat(q2.get(10, TimeUnit.SECONDS)).isEqualTo("q2");
+        assertThat(q1.get(60, TimeUnit.SECONDS)).isEqualTo("q1");
+        assertThat(q2.get(60, TimeUnit.SECONDS)).isEqualTo("q2");
         assertThat(b.remainingQueueCapacity()).isEqualTo(5);
     }
 
@@ -92,7 +92,7 @@ class ThreadPoolBulkheadLifecycleTest {
         assertThat(Thread.interrupted()).as("the interrupt flag is restored").isTrue();
         assertThat(b.isClosed()).isTrue();
         // The grace was cut short: the running call was interrupted.
-        assertThat(running.handle((r, e) -> e).get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        assertThat(running.handle((r, e) -> e).get(60, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
     }
 
     @Test
@@ -108,7 +108,7 @@ class ThreadPoolBulkheadLifecycleTest {
     void cancellingACompletedCallReportsFalse() throws Exception {
         ThreadPoolBulkhead b = pool(1, 1);
         CompletableFuture<String> done = b.submit(() -> "x");
-        assertThat(done.get(10, TimeUnit.SECONDS)).isEqualTo("x");
+        assertThat(done.get(60, TimeUnit.SECONDS)).isEqualTo("x");
         assertThat(done.cancel(true)).isFalse();
         CompletableFuture<String> blocked = blockOne(b);
         assertThat(blocked.cancel(true)).isTrue();

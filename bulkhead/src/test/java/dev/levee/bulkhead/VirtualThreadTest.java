@@ -79,12 +79,14 @@ class VirtualThreadTest {
                 .maxThreads(3).queueCapacity(50).threadNamePrefix("vpool-").build());
         try {
             CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch threeInside = new CountDownLatch(3);
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger maxInside = new AtomicInteger();
             List<CompletableFuture<Boolean>> accepted = new ArrayList<>();
             for (int i = 0; i < 53; i++) {
                 accepted.add(b.submit(() -> {
                     maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    threeInside.countDown();
                     release.await();
                     inside.decrementAndGet();
                     return Thread.currentThread().getName().startsWith("vpool-");
@@ -94,6 +96,10 @@ class VirtualThreadTest {
             assertThat(b.queueDepth()).isEqualTo(50);
             assertThatThrownBy(() -> b.submit(() -> true).join()).cause().isInstanceOf(BulkheadFullException.class);
             assertThat(b.rejectedCount()).isEqualTo(1);
+            // activeCount() counts a call from just before its body runs: release only once the three
+            // bodies are really inside, or the first two may leave before the third enters and the
+            // largest overlap seen is 2.
+            assertThat(threeInside.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
             release.countDown();
             for (CompletableFuture<Boolean> f : accepted) {
                 assertThat(f.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();

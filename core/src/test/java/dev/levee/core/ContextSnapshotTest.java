@@ -212,7 +212,7 @@ class ContextSnapshotTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
             Runnable kept = () -> keptRan.set(true);
             Runnable removed = () -> removedRan.set(true);
             executor.execute(kept);
@@ -224,7 +224,7 @@ class ContextSnapshotTest {
         } finally {
             release.countDown();
             pool.shutdown();
-            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(removedRan).isFalse();
         assertThat(keptRan).isTrue();

@@ -127,7 +127,7 @@ class DeadlineTest {
             try (ContextScope s = d.attach()) {
                 ContextSnapshot.propagating(pool).execute(() -> seen.set(Deadline.currentOrNull()));
             }
-            pool.submit(() -> seenAfter.set(Deadline.currentOrNull())).get(10, TimeUnit.SECONDS);
+            pool.submit(() -> seenAfter.set(Deadline.currentOrNull())).get(60, TimeUnit.SECONDS);
 
             assertThat(seen.get()).isSameAs(d);
             assertThat(seenAfter.get()).as("the worker's own context is restored after the task").isNull();
@@ -155,8 +155,8 @@ class DeadlineTest {
             }
             pool.execute(() -> gate.complete(null));
 
-            assertThat(viaAsync.get(10, TimeUnit.SECONDS)).isSameAs(d);
-            assertThat(viaWrap.get(10, TimeUnit.SECONDS)).isSameAs(d);
+            assertThat(viaAsync.get(60, TimeUnit.SECONDS)).isSameAs(d);
+            assertThat(viaWrap.get(60, TimeUnit.SECONDS)).isSameAs(d);
         } finally {
             pool.shutdownNow();
         }

@@ -154,7 +154,7 @@ class IdempotencyKeyTest {
             try (ContextScope scope = key.attach()) {
                 ContextSnapshot.propagating(pool).execute(() -> viaExecutor.complete(IdempotencyKey.currentOrNull()));
             }
-            assertThat(viaExecutor.get(5, TimeUnit.SECONDS)).isSameAs(key);
+            assertThat(viaExecutor.get(60, TimeUnit.SECONDS)).isSameAs(key);
         } finally {
             pool.shutdownNow();
         }

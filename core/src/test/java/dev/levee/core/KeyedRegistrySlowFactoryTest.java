@@ -34,7 +34,7 @@ class KeyedRegistrySlowFactoryTest {
                     return "policy-" + key;
                 });
         CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> registry.get("slow"));
-        assertThat(factoryEntered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(factoryEntered.await(60, TimeUnit.SECONDS)).isTrue();
 
         AtomicReference<Thread> inserter = new AtomicReference<>();
         CompletableFuture<String> other = new CompletableFuture<>();
@@ -49,15 +49,15 @@ class KeyedRegistrySlowFactoryTest {
         t.start();
 
         // The inserter has no slot (the only one is reserved by the slow creation): it must be parked.
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
             Thread.State state = inserter.get().getState();
             return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
         });
         assertThat(other).isNotDone();
 
         releaseFactory.countDown();
-        assertThat(slow.get(10, TimeUnit.SECONDS)).isEqualTo("policy-slow");
-        assertThat(other.get(10, TimeUnit.SECONDS)).isEqualTo("policy-other");
+        assertThat(slow.get(60, TimeUnit.SECONDS)).isEqualTo("policy-slow");
+        assertThat(other.get(60, TimeUnit.SECONDS)).isEqualTo("policy-other");
         assertThat(registry.size()).isEqualTo(1);
     }
 }

@@ -102,9 +102,9 @@ class KeyedRegistryTest {
                 }));
             }
             start.countDown();
-            Object first = results.get(0).get(10, TimeUnit.SECONDS);
+            Object first = results.get(0).get(60, TimeUnit.SECONDS);
             for (Future<Object> f : results) {
-                assertThat(f.get(10, TimeUnit.SECONDS)).isSameAs(first);
+                assertThat(f.get(60, TimeUnit.SECONDS)).isSameAs(first);
             }
         } finally {
             pool.shutdownNow();

@@ -61,7 +61,7 @@ class KeyedRegistryWaitersTest {
     }
 
     private static void awaitState(Thread t, Set<Thread.State> states) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> states.contains(t.getState()));
+        await().atMost(Duration.ofSeconds(60)).until(() -> states.contains(t.getState()));
     }
 
     /**
@@ -77,7 +77,7 @@ class KeyedRegistryWaitersTest {
                 .idleTimeout(Duration.ofMinutes(1)).ticker(ticker).build(factory::create);
 
         CompletableFuture<Object> creator = CompletableFuture.supplyAsync(() -> registry.get("slow"));
-        assertThat(factory.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(factory.entered.await(60, TimeUnit.SECONDS)).isTrue();
         ticker.advance(Duration.ofSeconds(50));
         CompletableFuture<Got> waiter = new CompletableFuture<>();
         Thread w = start(waiter, () -> registry.get("slow"));
@@ -85,8 +85,8 @@ class KeyedRegistryWaitersTest {
         assertThat(waiter).isNotDone();
 
         factory.release.countDown();
-        Object created = creator.get(10, TimeUnit.SECONDS);
-        Got got = waiter.get(10, TimeUnit.SECONDS);
+        Object created = creator.get(60, TimeUnit.SECONDS);
+        Got got = waiter.get(60, TimeUnit.SECONDS);
         assertThat(got.policy()).isSameAs(created);
         assertThat(got.interrupted()).as("a wake-up is not an interrupt").isFalse();
         ticker.advance(Duration.ofSeconds(20)); // 70 s after the creation, 20 s after the waiter's use
@@ -97,18 +97,18 @@ class KeyedRegistryWaitersTest {
         assertThat(registry.remove("slow")).isTrue();
         factory.reset();
         CompletableFuture<Object> creator2 = CompletableFuture.supplyAsync(() -> registry.get("slow-2"));
-        assertThat(factory.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(factory.entered.await(60, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Got> waiter2 = new CompletableFuture<>();
         Thread w2 = start(waiter2, () -> registry.get("slow-2"));
         awaitState(w2, Set.of(Thread.State.TIMED_WAITING));
         w2.interrupt();
         // Let the park consume the interrupt (the thread parks again with its flag clear) before the
         // entry is published, so the flag seen at the end can only be the one the registry restored.
-        await().atMost(Duration.ofSeconds(10)).until(
+        await().atMost(Duration.ofSeconds(60)).until(
                 () -> !w2.isInterrupted() && w2.getState() == Thread.State.TIMED_WAITING);
         factory.release.countDown();
-        Object created2 = creator2.get(10, TimeUnit.SECONDS);
-        Got got2 = waiter2.get(10, TimeUnit.SECONDS);
+        Object created2 = creator2.get(60, TimeUnit.SECONDS);
+        Got got2 = waiter2.get(60, TimeUnit.SECONDS);
         assertThat(got2.policy()).isSameAs(created2);
         assertThat(got2.interrupted()).as("the interrupt is kept").isTrue();
         assertThat(registry.size()).isEqualTo(1);
@@ -126,15 +126,15 @@ class KeyedRegistryWaitersTest {
                 .idleTimeout(Duration.ofMinutes(1)).ticker(ticker).build(factory::create);
 
         CompletableFuture<Object> creator = CompletableFuture.supplyAsync(() -> registry.get("slow"));
-        assertThat(factory.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(factory.entered.await(60, TimeUnit.SECONDS)).isTrue();
         ticker.advance(Duration.ofSeconds(50));
         CompletableFuture<Got> loser = new CompletableFuture<>();
         Thread l = start(loser, () -> registry.get("slow"));
         awaitState(l, Set.of(Thread.State.BLOCKED)); // on the map's bin, inside computeIfAbsent
         factory.release.countDown();
 
-        Object created = creator.get(10, TimeUnit.SECONDS);
-        assertThat(loser.get(10, TimeUnit.SECONDS).policy()).isSameAs(created);
+        Object created = creator.get(60, TimeUnit.SECONDS);
+        assertThat(loser.get(60, TimeUnit.SECONDS).policy()).isSameAs(created);
         ticker.advance(Duration.ofSeconds(20));
         registry.cleanUp();
         assertThat(registry.getIfPresent("slow")).as("the loser's get counts as a use").containsSame(created);

@@ -39,9 +39,9 @@ class PolicyRegistryTest {
                     }));
                 }
                 start.countDown();
-                Thing first = results.get(0).get(10, TimeUnit.SECONDS);
+                Thing first = results.get(0).get(60, TimeUnit.SECONDS);
                 for (Future<Thing> f : results) {
-                    assertThat(f.get(10, TimeUnit.SECONDS)).isSameAs(first);
+                    assertThat(f.get(60, TimeUnit.SECONDS)).isSameAs(first);
                 }
             }
         } finally {

@@ -106,7 +106,7 @@ class TimeSourcesTest {
         assertThat(task.cancel()).isFalse();
         // Another thread can still use the scheduler: the cancel released its lock.
         assertThat(CompletableFuture.supplyAsync(scheduler::pending, Executors.newSingleThreadExecutor())
-                .get(10, TimeUnit.SECONDS)).isZero();
+                .get(60, TimeUnit.SECONDS)).isZero();
         scheduler.advance(20);
         assertThat(ran).isEmpty();
     }
@@ -118,7 +118,7 @@ class TimeSourcesTest {
             Scheduler scheduler = Scheduler.of(executor);
             CountDownLatch ran = new CountDownLatch(1);
             assertThat(scheduler.schedule(ran::countDown, -1)).isNotNull();
-            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran.await(60, TimeUnit.SECONDS)).isTrue();
             Scheduler.Cancellable later = scheduler.schedule(() -> {}, TimeUnit.HOURS.toNanos(1));
             assertThat(later.cancel()).isTrue();
             assertThat(later.cancel()).isFalse();
@@ -131,7 +131,7 @@ class TimeSourcesTest {
     void theSystemSchedulerRunsAndCancels() throws Exception {
         CountDownLatch ran = new CountDownLatch(1);
         Scheduler.system().schedule(ran::countDown, 0);
-        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran.await(60, TimeUnit.SECONDS)).isTrue();
         Scheduler.Cancellable later = Scheduler.system().schedule(() -> {}, TimeUnit.HOURS.toNanos(1));
         assertThat(later.cancel()).isTrue();
         assertThat(later.cancel()).isFalse();

@@ -57,7 +57,7 @@ class CoalescerBoundInsertRaceTest {
             return "load " + loads.incrementAndGet();
         })), "first-call");
         first[0].start();
-        assertThat(firstReserved.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(firstReserved.await(60, TimeUnit.SECONDS)).isTrue();
 
         String second = coalescer.execute(key, () -> {
             secondLooked.countDown(); // the old code bypassed without looking again: let the first go on
@@ -66,7 +66,7 @@ class CoalescerBoundInsertRaceTest {
             return value;
         });
 
-        assertThat(firstResult.get(10, TimeUnit.SECONDS)).isEqualTo(second);
+        assertThat(firstResult.get(60, TimeUnit.SECONDS)).isEqualTo(second);
         assertThat(second).as("the second call joined the first's flight").isEqualTo("load 1");
         assertThat(loads).as("one load for the key").hasValue(1);
         assertThat(coalescer.metrics().bypassed()).isZero();
@@ -75,7 +75,7 @@ class CoalescerBoundInsertRaceTest {
 
     private static void awaitQuietly(CountDownLatch latch) {
         try {
-            latch.await(10, TimeUnit.SECONDS);
+            latch.await(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

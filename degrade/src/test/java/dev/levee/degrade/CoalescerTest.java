@@ -55,7 +55,7 @@ class CoalescerTest {
         }
         List<Object> out = new ArrayList<>();
         for (CompletableFuture<Object> r : results) {
-            out.add(r.get(1, TimeUnit.SECONDS));
+            out.add(r.get(60, TimeUnit.SECONDS));
         }
         return out;
     }
@@ -160,7 +160,7 @@ class CoalescerTest {
         Coalescer<String, String> coalescer = Coalescer.of("interrupt-one", config);
         CompletableFuture<String> release = new CompletableFuture<>();
         CompletableFuture<String> leader = CompletableFuture.supplyAsync(() -> coalescer.execute("k", release::join));
-        await().atMost(10, TimeUnit.SECONDS).until(() -> coalescer.metrics().loads() == 1);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> coalescer.metrics().loads() == 1);
         AtomicReference<Throwable> waiterOutcome = new AtomicReference<>();
         AtomicReference<Boolean> flag = new AtomicReference<>();
         Thread waiter = new Thread(() -> {
@@ -173,17 +173,17 @@ class CoalescerTest {
         });
         CompletableFuture<String> other = CompletableFuture.supplyAsync(() -> coalescer.execute("k", () -> "never"));
         waiter.start();
-        await().atMost(10, TimeUnit.SECONDS).until(() -> coalescer.metrics().joined() == 2);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> coalescer.metrics().joined() == 2);
 
         waiter.interrupt();
-        waiter.join(10_000);
+        waiter.join(60_000);
         release.complete("v");
 
         assertThat(waiterOutcome.get()).isInstanceOf(CancellationException.class)
                 .hasCauseInstanceOf(InterruptedException.class);
         assertThat(flag.get()).isTrue();
-        assertThat(leader.get(10, TimeUnit.SECONDS)).isEqualTo("v");
-        assertThat(other.get(10, TimeUnit.SECONDS)).isEqualTo("v");
+        assertThat(leader.get(60, TimeUnit.SECONDS)).isEqualTo("v");
+        assertThat(other.get(60, TimeUnit.SECONDS)).isEqualTo("v");
         assertThat(coalescer.size()).isZero();
     }
 

@@ -217,11 +217,27 @@ class HealthEndpointTest {
             release.countDown();
             assertThat(deep.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
             assertThat(started.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            // A worker that has sent its response is not yet waiting for the next request; with no queue,
+            // a request arriving before either worker is back would be refused busy. Ask once one waits.
+            awaitAnIdleWorker();
             assertThat(get(endpoint.uri(HealthLevel.LIVENESS)).statusCode()).isEqualTo(200);
         } finally {
             release.countDown();
             callers.shutdownNow();
         }
+    }
+
+    /**
+     * Waits until a worker of a queue-less endpoint is parked waiting for work (in its pool's
+     * {@code SynchronousQueue}): only then is the next request handed to it rather than refused busy.
+     */
+    private static void awaitAnIdleWorker() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> Thread.getAllStackTraces().entrySet().stream()
+                .anyMatch(e -> e.getKey().getName().startsWith("levee-health-http-")
+                        && (e.getKey().getState() == Thread.State.WAITING
+                                || e.getKey().getState() == Thread.State.TIMED_WAITING)
+                        && java.util.Arrays.stream(e.getValue())
+                                .anyMatch(f -> f.getClassName().equals("java.util.concurrent.SynchronousQueue"))));
     }
 
     /**

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.core.ManualTicker;
 import dev.levee.loadshed.internal.SampleCell;
+import dev.levee.loadshed.limit.LimitAlgorithm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,35 +19,113 @@ import org.junit.jupiter.api.Test;
 class ConcurrencyLimiterContendedTest {
     private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
 
-    /** Hammers the limiter from 16 threads until completions have collided often enough. */
-    private static void makeContended(ConcurrencyLimiter l) throws InterruptedException {
-        for (int round = 0; round < 50 && !l.contended(); round++) {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < 16; t++) {
-                Thread thread = new Thread(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    for (int i = 0; i < 5_000 && !l.contended(); i++) {
-                        if (l.tryAcquire(0)) {
-                            Thread.yield();
-                            l.onSuccess(1);
-                        }
-                    }
-                });
-                threads.add(thread);
-                thread.start();
+    /**
+     * Puts completions into contended mode without depending on two threads happening to collide: one
+     * completion is held inside the algorithm (so it holds the writer flag) while
+     * {@link ConcurrencyLimiter#STRIPE_AFTER_COLLISIONS} others complete and find the writer busy. Then
+     * 16 threads hammer the limiter in contended mode (the cells' single-writer check).
+     */
+    private static void makeContended(ConcurrencyLimiter l, HeldAlgorithm held) throws InterruptedException {
+        CountDownLatch writerInside = held.holdNextUpdate();
+        Thread writer = new Thread(() -> {
+            if (l.tryAcquire(0)) {
+                l.onSuccess(1);
             }
-            start.countDown();
-            for (Thread t : threads) {
-                t.join();
-            }
+        }, "held-writer");
+        writer.start();
+        assertThat(writerInside.await(60, TimeUnit.SECONDS)).as("the writer is inside the algorithm").isTrue();
+        for (int i = 0; i < ConcurrencyLimiter.STRIPE_AFTER_COLLISIONS; i++) {
+            assertThat(l.tryAcquire(0)).isTrue();
+            l.onSuccess(1); // finds the writer busy: one collision
         }
+        held.release();
+        writer.join(60_000);
+        assertThat(writer.isAlive()).isFalse();
         assertThat(l.contended()).as("completions collided").isTrue();
+
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int i = 0; i < 5_000; i++) {
+                    if (l.tryAcquire(0)) {
+                        Thread.yield();
+                        l.onSuccess(1);
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        start.countDown();
+        for (Thread t : threads) {
+            t.join(60_000);
+            assertThat(t.isAlive()).isFalse();
+        }
+    }
+
+    /** The scripted algorithm, with a way to hold the next update (and so the writer flag) until released. */
+    private static final class HeldAlgorithm implements LimitAlgorithm {
+        private final ScriptedAlgorithm delegate;
+        private final CountDownLatch release = new CountDownLatch(1);
+        private volatile CountDownLatch entered;
+
+        HeldAlgorithm(ScriptedAlgorithm delegate) {
+            this.delegate = delegate;
+        }
+
+        CountDownLatch holdNextUpdate() {
+            CountDownLatch latch = new CountDownLatch(1);
+            entered = latch;
+            return latch;
+        }
+
+        void release() {
+            release.countDown();
+        }
+
+        @Override
+        public int initialLimit() {
+            return delegate.initialLimit();
+        }
+
+        @Override
+        public int minLimit() {
+            return delegate.minLimit();
+        }
+
+        @Override
+        public int maxLimit() {
+            return delegate.maxLimit();
+        }
+
+        @Override
+        public int update(long nowNanos, long rttNanos, int inflight, boolean drop) {
+            CountDownLatch latch = entered;
+            if (latch != null) {
+                entered = null;
+                latch.countDown();
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        release.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return delegate.update(nowNanos, rttNanos, inflight, drop);
+        }
     }
 
     @Test
@@ -64,9 +144,10 @@ class ConcurrencyLimiterContendedTest {
     @Test
     void contendedSamplesAreBatchedAndNoneIsLost() throws InterruptedException {
         ScriptedAlgorithm a = ScriptedAlgorithm.fixed(1_000);
-        ConcurrencyLimiter l = ConcurrencyLimiter.of("c", ConcurrencyLimiterConfig.builder().algorithm(() -> a)
+        HeldAlgorithm held = new HeldAlgorithm(a);
+        ConcurrencyLimiter l = ConcurrencyLimiter.of("c", ConcurrencyLimiterConfig.builder().algorithm(() -> held)
                 .ticker(ticker).build());
-        makeContended(l);
+        makeContended(l, held);
         // Whatever the storm left in the cells goes with the next completion after the age bound.
         ticker.advance(ConcurrencyLimiter.BATCH_MAX_AGE_NANOS);
         l.tryAcquire(ticker.read());

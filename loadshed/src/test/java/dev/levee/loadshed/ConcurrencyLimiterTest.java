@@ -195,11 +195,11 @@ class ConcurrencyLimiterTest {
                 order.add(id);
                 l.onSuccess(1);
             }, r -> new Thread(r).start()));
-            await().atMost(10, TimeUnit.SECONDS).until(() -> l.waiting() == id + 1);
+            await().atMost(60, TimeUnit.SECONDS).until(() -> l.waiting() == id + 1);
         }
         l.onSuccess(1);
         for (CompletableFuture<Void> w : waiters) {
-            w.get(10, TimeUnit.SECONDS);
+            w.get(60, TimeUnit.SECONDS);
         }
         return order;
     }
@@ -219,9 +219,9 @@ class ConcurrencyLimiterTest {
         ConcurrencyLimiter l = waiting(1, ConcurrencyLimiterConfig.WaitOrder.FIFO, 10);
         l.acquire(ticker.read());
         CompletableFuture<Void> w = CompletableFuture.runAsync(() -> l.acquire(ticker.read()), r -> new Thread(r).start());
-        await().atMost(10, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
         ticker.advance(Duration.ofSeconds(10));
-        assertThatThrownBy(() -> w.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+        assertThatThrownBy(() -> w.get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(ShedException.class);
         assertThat(l.waiting()).isZero();
         assertThat(l.inflight()).isEqualTo(1);
@@ -243,10 +243,10 @@ class ConcurrencyLimiterTest {
         ConcurrencyLimiter l = waiting(1, ConcurrencyLimiterConfig.WaitOrder.FIFO, 1);
         l.acquire(ticker.read());
         CompletableFuture<Void> w = CompletableFuture.runAsync(() -> l.acquire(ticker.read()), r -> new Thread(r).start());
-        await().atMost(10, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
         assertThatThrownBy(() -> l.acquire(ticker.read())).isInstanceOf(ShedException.class);
         l.onSuccess(1);
-        assertThat(w).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(w).succeedsWithin(Duration.ofSeconds(60));
         assertThat(l.inflight()).isEqualTo(1);
     }
 
@@ -264,9 +264,9 @@ class ConcurrencyLimiterTest {
             }
         });
         t.start();
-        await().atMost(10, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> l.waiting() == 1);
         t.interrupt();
-        assertThat(flag.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(flag.get(60, TimeUnit.SECONDS)).isTrue();
         assertThat(l.waiting()).isZero();
         assertThat(l.inflight()).isEqualTo(1);
     }
@@ -280,10 +280,10 @@ class ConcurrencyLimiterTest {
         l.acquire(0);
         CompletableFuture<Void> a = CompletableFuture.runAsync(() -> l.acquire(ticker.read()), r -> new Thread(r).start());
         CompletableFuture<Void> b = CompletableFuture.runAsync(() -> l.acquire(ticker.read()), r -> new Thread(r).start());
-        await().atMost(10, TimeUnit.SECONDS).until(() -> l.waiting() == 2);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> l.waiting() == 2);
         l.onSuccess(1);
-        assertThat(a).succeedsWithin(Duration.ofSeconds(10));
-        assertThat(b).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(a).succeedsWithin(Duration.ofSeconds(60));
+        assertThat(b).succeedsWithin(Duration.ofSeconds(60));
         assertThat(l.limit()).isEqualTo(3);
         assertThat(l.inflight()).isEqualTo(2);
     }

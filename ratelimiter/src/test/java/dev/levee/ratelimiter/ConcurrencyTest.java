@@ -66,8 +66,8 @@ class ConcurrencyTest {
             for (int round = 0; round < ROUNDS; round++) {
                 granted.set(0);
                 requests.set(0);
-                start.await(10, TimeUnit.SECONDS);
-                end.await(10, TimeUnit.SECONDS);
+                start.await(60, TimeUnit.SECONDS);
+                end.await(60, TimeUnit.SECONDS);
                 long got = algorithm == RateLimitAlgorithm.LEAKY_BUCKET ? requests.get() : granted.get();
                 // A 2-permit request may be refused when exactly 1 is left, so allow that one short.
                 long least = algorithm == RateLimitAlgorithm.LEAKY_BUCKET ? 1 : expectedPerRound - 1;
@@ -75,7 +75,7 @@ class ConcurrencyTest {
                 ticker.advance(Duration.ofSeconds(2));
             }
             for (Future<?> w : workers) {
-                w.get(10, TimeUnit.SECONDS);
+                w.get(60, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();
@@ -118,7 +118,7 @@ class ConcurrencyTest {
             }
             done.set(true);
             for (Future<?> w : workers) {
-                w.get(10, TimeUnit.SECONDS);
+                w.get(60, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();
@@ -167,12 +167,12 @@ class ConcurrencyTest {
                     return null;
                 }));
             }
-            start.await(10, TimeUnit.SECONDS);
+            start.await(60, TimeUnit.SECONDS);
             for (int i = 0; i < 200; i++) {
                 limiter.setRate(limit, Duration.ofSeconds(3));
             }
             for (Future<?> w : workers) {
-                w.get(10, TimeUnit.SECONDS);
+                w.get(60, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();

@@ -38,7 +38,7 @@ class RateLimiterAsyncWaitTest {
                 .limit(1).period(Duration.ofSeconds(1)).maxWait(Duration.ofSeconds(5))
                 .ticker(ticker).sleeper(forbidden).scheduler(scheduler).asyncExecutor(recording).build());
         assertThat(limiter.executeAsync(() -> CompletableFuture.completedFuture("first")).toCompletableFuture()
-                .get(10, SECONDS)).isEqualTo("first");
+                .get(60, SECONDS)).isEqualTo("first");
 
         CompletableFuture<String> second = limiter.executeAsync(() -> CompletableFuture.completedFuture("second"))
                 .toCompletableFuture();
@@ -51,7 +51,7 @@ class RateLimiterAsyncWaitTest {
                 handedOff.poll().run();
             }
         }
-        assertThat(second.get(10, SECONDS)).isEqualTo("second");
+        assertThat(second.get(60, SECONDS)).isEqualTo("second");
     }
 
     @ParameterizedTest

@@ -170,7 +170,7 @@ public final class RedisServer implements AutoCloseable {
         }
         RUNNING.add(p);
         try {
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> !p.isAlive() || answersPing());
         } catch (RuntimeException e) {
             p.destroyForcibly();

@@ -239,7 +239,7 @@ class HedgeTest {
                 return "fast";
             });
             assertThat(answer).isEqualTo("fast");
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).untilTrue(loserInterrupted);
+            Awaitility.await().atMost(60, TimeUnit.SECONDS).untilTrue(loserInterrupted);
         } finally {
             pool.shutdownNow();
         }
@@ -274,7 +274,7 @@ class HedgeTest {
         }
         assertThat(scheduler.pending()).as("the hedge timer is cancelled").isZero();
         for (Thread worker : workers) {
-            worker.join(10_000);
+            worker.join(60_000);
             assertThat(worker.isAlive()).as("the cancelled attempt's thread ends").isFalse();
         }
         // The attempt may have been cancelled before it started; if it started, it was interrupted.

@@ -209,11 +209,15 @@ class IdempotencyKeyRetryTest {
             }).toCompletableFuture();
             assertThat(IdempotencyKey.currentOrNull()).as("the key is not left on the caller's thread").isNull();
             for (int retries = 0; retries < 2; retries++) {
+                // The failed attempt arms its backoff on whichever thread it failed on (the pool's after the
+                // first): advance only once that timer is registered, or the advance passes before it and
+                // the timer lands a backoff later than this loop drives.
+                org.awaitility.Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
                 int attempts = call.calls.get();
                 scheduler.advance(Duration.ofMillis(100));
-                org.awaitility.Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> call.calls.get() > attempts);
+                org.awaitility.Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> call.calls.get() > attempts);
             }
-            assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("charged");
+            assertThat(result.get(60, TimeUnit.SECONDS)).isEqualTo("charged");
             assertThat(call.threads.get(0)).isSameAs(Thread.currentThread());
             assertThat(call.threads.subList(1, 3)).allMatch(t -> t != Thread.currentThread());
             assertThat(call.keys).hasSize(3).doesNotContainNull();
@@ -478,7 +482,7 @@ class IdempotencyKeyRetryTest {
                 List<IdempotencyKey> seen = new ArrayList<>(call.keys);
                 seen.add(IdempotencyKey.currentOrNull());
                 return seen;
-            }).get(10, TimeUnit.SECONDS);
+            }).get(60, TimeUnit.SECONDS);
             assertThat(afterwards.get(0)).isNotNull().isEqualTo(afterwards.get(1));
             assertThat(afterwards.get(2)).isNull();
         } finally {

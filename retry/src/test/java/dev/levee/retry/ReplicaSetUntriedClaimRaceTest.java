@@ -46,13 +46,13 @@ class ReplicaSetUntriedClaimRaceTest {
         CompletableFuture<Integer> firstPick = new CompletableFuture<>();
         first[0] = new Thread(() -> firstPick.complete(set.pickUntried(ticker.read(), tried)), "first-attempt");
         first[0].start();
-        assertThat(firstChose.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(firstChose.await(60, TimeUnit.SECONDS)).isTrue();
 
         int second = set.pickUntried(ticker.read(), tried);
         secondClaimed.countDown();
 
         assertThat(second).as("the second attempt claims r0").isZero();
-        assertThat(firstPick.get(10, TimeUnit.SECONDS)).as("the first chose r0 too, lost the claim, chose again")
+        assertThat(firstPick.get(60, TimeUnit.SECONDS)).as("the first chose r0 too, lost the claim, chose again")
                 .isNotEqualTo(second);
         assertThat(tried.get(0)).as("both picks claimed").isEqualTo(0b011L);
         assertThat(set.outstanding(0) + set.outstanding(1) + set.outstanding(2)).isEqualTo(2);
@@ -60,7 +60,8 @@ class ReplicaSetUntriedClaimRaceTest {
 
     private static void awaitQuietly(CountDownLatch latch) {
         try {
-            latch.await(10, TimeUnit.SECONDS);
+            // Were this to time out, the first attempt would claim first and the test fail: far past any stall.
+            latch.await(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

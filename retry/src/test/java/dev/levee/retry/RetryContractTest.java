@@ -1,5 +1,6 @@
 package dev.levee.retry;
 
+import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.core.Policy;
 import dev.levee.testing.PolicyContract;
@@ -21,8 +22,12 @@ class RetryContractTest {
     class HedgePolicy extends PolicyContract {
         @Override
         protected Policy newPolicy(ManualTicker ticker) {
+            // A manual scheduler: on the system one the hedge timer fires after 100 ms of real time whatever
+            // the manual ticker says, so a call stalled that long would get a second attempt on the shared
+            // scheduler thread (and, in the interrupt-flag test, interrupt that thread).
             return Hedge.of("contract", HedgeConfig.builder().withoutBudget()
-                    .executor(Runnable::run).asyncExecutor(Runnable::run).ticker(ticker).build());
+                    .executor(Runnable::run).asyncExecutor(Runnable::run).ticker(ticker)
+                    .scheduler(new ManualScheduler(ticker)).build());
         }
     }
 }

@@ -32,8 +32,11 @@ class TimeoutContractTest {
     class OnAThread extends PolicyContract {
         @Override
         protected Policy newPolicy(ManualTicker ticker) {
+            // A manual scheduler, like the interrupting one's: on the system scheduler the deadline of a
+            // call on the worker fires after 5 s of real time whatever the manual ticker says, and one
+            // call stalled that long on a loaded machine would fail a contract that is not about timing.
             return Timeout.of("contract", TimeoutConfig.builder().timeout(Duration.ofSeconds(5))
-                    .mode(TimeoutMode.THREAD).ticker(ticker).build());
+                    .mode(TimeoutMode.THREAD).ticker(ticker).scheduler(new ManualScheduler(ticker)).build());
         }
 
         @Override

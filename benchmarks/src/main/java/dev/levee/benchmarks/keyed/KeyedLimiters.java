@@ -2,6 +2,7 @@ package dev.levee.benchmarks.keyed;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.levee.core.Ticker;
 import dev.levee.ratelimiter.KeyedRateLimiter;
 import dev.levee.ratelimiter.RateLimitAlgorithm;
 import dev.levee.ratelimiter.RateLimiterConfig;
@@ -30,6 +31,12 @@ public final class KeyedLimiters {
         LEVEE_GCRA,
         /** Levee {@code KeyedRateLimiter}, token bucket. */
         LEVEE_TOKEN_BUCKET,
+        /**
+         * Levee {@code KeyedRateLimiter}, GCRA, on the opt-in coarse ticker ({@code Ticker.coarse()}: a
+         * volatile load per reading instead of {@code System.nanoTime()}). A labelled extra: the
+         * published Levee rows read the system clock.
+         */
+        LEVEE_GCRA_COARSE_TICKER,
         /** Guava {@code RateLimiter} per key in a {@code ConcurrentHashMap} ({@code computeIfAbsent}). */
         GUAVA_IN_A_MAP,
         /** bucket4j local {@code Bucket} per key in a {@code ConcurrentHashMap}. */
@@ -101,6 +108,8 @@ public final class KeyedLimiters {
                 return levee(RateLimitAlgorithm.GCRA, bound);
             case LEVEE_TOKEN_BUCKET:
                 return levee(RateLimitAlgorithm.TOKEN_BUCKET, bound);
+            case LEVEE_GCRA_COARSE_TICKER:
+                return levee(RateLimitAlgorithm.GCRA, bound, Ticker.coarse());
             case GUAVA_IN_A_MAP: {
                 ConcurrentHashMap<String, com.google.common.util.concurrent.RateLimiter> map = new ConcurrentHashMap<>();
                 return key -> map.computeIfAbsent(key, k -> com.google.common.util.concurrent.RateLimiter.create(HUGE))
@@ -161,8 +170,12 @@ public final class KeyedLimiters {
     }
 
     private static Decider levee(RateLimitAlgorithm algorithm, int bound) {
+        return levee(algorithm, bound, Ticker.system());
+    }
+
+    private static Decider levee(RateLimitAlgorithm algorithm, int bound, Ticker ticker) {
         KeyedRateLimiter<String> keyed = KeyedRateLimiter.<String>builder("scale")
-                .defaultConfig(RateLimiterConfig.builder().algorithm(algorithm)
+                .defaultConfig(RateLimiterConfig.builder().algorithm(algorithm).ticker(ticker)
                         .rate(HUGE, Duration.ofSeconds(1)).burst(HUGE).build())
                 .maxEntries(bound)
                 .idleTimeout(Duration.ofHours(1))

@@ -285,7 +285,7 @@ class AsyncWaitQueueTest {
             thread.set(Thread.currentThread());
             ran.countDown();
         });
-        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran.await(60, TimeUnit.SECONDS)).isTrue();
         assertThat(thread.get()).isNotSameAs(Thread.currentThread());
         if (ForkJoinPool.getCommonPoolParallelism() <= 1) {
             assertThat(thread.get().getName()).isEqualTo("levee-async");

@@ -29,7 +29,7 @@ class RemovableExecutorTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
             Runnable queued = () -> queuedRan.set(true);
             pool.execute(queued);
             assertThat(RemovableExecutor.removeFrom(pool, queued)).isTrue();
@@ -37,7 +37,7 @@ class RemovableExecutorTest {
         } finally {
             release.countDown();
             pool.shutdown();
-            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(queuedRan).isFalse();
     }

@@ -41,8 +41,8 @@ class VirtualThreadsTest {
         try {
             Future<Boolean> virtual = executor.submit(() -> VirtualThreads.isVirtual(Thread.currentThread()));
             Future<String> name = executor.submit(() -> Thread.currentThread().getName());
-            assertThat(virtual.get(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(name.get(10, TimeUnit.SECONDS)).startsWith("per-task-");
+            assertThat(virtual.get(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(name.get(60, TimeUnit.SECONDS)).startsWith("per-task-");
         } finally {
             executor.shutdown();
         }

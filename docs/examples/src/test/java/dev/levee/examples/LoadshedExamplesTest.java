@@ -38,7 +38,7 @@ class LoadshedExamplesTest {
         HttpServer server = LoadshedExamples.startServer(0, limiter, () -> {
             inside.countDown();
             try {
-                release.await(10, TimeUnit.SECONDS);
+                release.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -52,15 +52,15 @@ class LoadshedExamplesTest {
                     throw new IllegalStateException(e);
                 }
             });
-            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(inside.await(60, TimeUnit.SECONDS)).isTrue();
             HttpResponse<String> shed = get(server);
             assertThat(shed.statusCode()).isEqualTo(503);
             assertThat(shed.headers().firstValue("X-Shed-Reason")).hasValue("concurrency_limit");
             assertThat(shed.headers().firstValue("Retry-After")).hasValue("1");
             release.countDown();
-            assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
+            assertThat(first.get(60, TimeUnit.SECONDS).body()).isEqualTo("done");
             // The slot is returned just after the response is written.
-            await().atMost(10, TimeUnit.SECONDS).until(() -> limiter.inflight() == 0);
+            await().atMost(60, TimeUnit.SECONDS).until(() -> limiter.inflight() == 0);
         } finally {
             release.countDown();
             server.stop(0);

@@ -69,7 +69,9 @@ import org.jspecify.annotations.Nullable;
  * and tombstones would pass three quarters. A slot is 4 bytes of reference and 24 bytes of words: at
  * {@code maxEntries = 1,000,000} the full table is 2<sup>21</sup> slots, 58.7 MB, about 59 bytes per key
  * besides the key. A rebuild allocates the new array while the old one is alive (at most twice that,
- * briefly) and makes deciders of keys already moved wait on the lock until it ends.
+ * briefly). Decisions on present keys do not wait for it: a key already moved is decided in the new
+ * array, reached from the old one, before the rebuild publishes it (insertions of new keys wait for
+ * the lock, as always).
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  */
@@ -117,6 +119,12 @@ public final class KeyedStateTable<K> {
         final int stride;
         int live;
         int tombstones;
+        /**
+         * The array a rebuild is copying this one into, set before the first slot is retired: a decider
+         * that finds its key's slot here retired looks for the key there instead of waiting for the
+         * rebuild to end (see {@link #rebuild}).
+         */
+        volatile @Nullable Slots forward;
 
         Slots(int capacity) {
             keys = new Object[capacity];
@@ -155,6 +163,7 @@ public final class KeyedStateTable<K> {
     /** Evictions since creation. Guarded by {@link #lock}. */
     private long evicted;
     private volatile @Nullable Consumer<Object> evictionListener;
+    private volatile @Nullable Consumer<Object> rebuildListener;
     /** The CLOCK hand: a slot index of the current array. Guarded by {@link #lock}. */
     private int hand;
     /** Insertions since creation. Guarded by {@link #lock}. */
@@ -219,23 +228,40 @@ public final class KeyedStateTable<K> {
     public boolean tryAcquire(K key, int permits, long nowNanos, @Nullable RateLimitDecision into) {
         int h = key.hashCode();
         Slots s = slots;
+        while (true) {
+            long code = decideIn(s, key, h, permits, nowNanos, into);
+            if (code != GONE) {
+                return EncodedWait.isGranted(code);
+            }
+            Slots forward = s.forward;
+            if (forward == null) {
+                return insertAndDecide(key, h, permits, nowNanos, into);
+            }
+            s = forward; // a rebuild moved the key or is moving it: look there (it may not be copied yet)
+        }
+    }
+
+    /**
+     * Decides on {@code key}'s live slot in {@code s}; {@link #GONE} if the probe ends without one (the
+     * key is absent, or its slot was retired: evicted, or moved by a rebuild).
+     */
+    private long decideIn(Slots s, K key, int h, int permits, long nowNanos, @Nullable RateLimitDecision into) {
         Object[] keys = s.keys;
         long[] words = s.words;
         int mask = s.mask;
         for (int i = s.home(h); ; i = (i + 1) & mask) {
             Object k = KEYS.getAcquire(keys, i);
             if (k == null) {
-                break; // not in this array (or the array was replaced): the slow path decides
+                return GONE;
             }
             if (k == key || (k != TOMBSTONE && (int) (words[WIDTH * i + META] >>> 32) == h && key.equals(k))) {
                 long code = decideAt(key, words, i, true, permits, nowNanos, into);
                 if (code != GONE) {
-                    return EncodedWait.isGranted(code);
+                    return code;
                 }
-                // Retired (evicted or moved): a returning key was inserted further along, or in a new array.
+                // Retired: a returning key was inserted further along in this array, or the key was moved.
             }
         }
-        return insertAndDecide(key, h, permits, nowNanos, into);
     }
 
     /** Marks the slot used (if asked) and decides on its state; {@link #GONE} if it holds no live state. */
@@ -377,11 +403,22 @@ public final class KeyedStateTable<K> {
     /**
      * Copies every live slot into a new array of {@code capacity} slots and publishes it. Each old state
      * is retired by a CAS to {@link #DEAD} from the value copied, so a concurrent decision either lands
-     * first (and is copied) or fails and looks again, finding the new array through the lock.
+     * first (and is copied) or fails and looks again.
+     *
+     * <p>Looking again does not wait for the rebuild: the new array is reachable from the old one
+     * ({@link Slots#forward}) before the first slot is retired, and each copied slot's words are written
+     * before its key is published with release semantics, so a decider that read {@code DEAD} and then
+     * finds the key in the new array finds its carried state, and decides there by CAS as on any live
+     * slot. A decider that reaches the key's probe end in the new array before the key is copied there
+     * (the few instructions between the retiring CAS and the copy) takes the slow path and waits for the
+     * lock, as every decider of a moved key did before. Only this rebuild writes the new array until it
+     * is published, and it never writes a slot twice, so a slot a decider found stays that key's.
      */
     private Slots rebuild(int capacity) {
         Slots old = slots;
         Slots next = new Slots(capacity);
+        Consumer<Object> copied = rebuildListener;
+        old.forward = next;
         for (int i = 0; i <= old.mask; i++) {
             Object k = old.keys[i];
             if (k == null || k == TOMBSTONE) {
@@ -401,10 +438,13 @@ public final class KeyedStateTable<K> {
             next.words[to + META] = meta;
             next.words[to + ACCESS] = (long) WORDS.getOpaque(old.words, from + ACCESS);
             next.words[to + STATE] = state;
-            next.keys[j] = k;
+            KEYS.setRelease(next.keys, j, k); // deciders may already be reading this array
             next.live++;
+            if (copied != null) {
+                copied.accept(k);
+            }
         }
-        slots = next; // publishes the new array's contents
+        slots = next;
         hand = 0;
         return next;
     }
@@ -542,6 +582,16 @@ public final class KeyedStateTable<K> {
      */
     void onEviction(@Nullable Consumer<Object> listener) {
         this.evictionListener = listener;
+    }
+
+    /**
+     * Called with each key a rebuild has copied into the new array, under the lock, before the new
+     * array is published (for tests).
+     *
+     * @param listener the listener, or null
+     */
+    void onRebuildCopy(@Nullable Consumer<Object> listener) {
+        this.rebuildListener = listener;
     }
 
     /**

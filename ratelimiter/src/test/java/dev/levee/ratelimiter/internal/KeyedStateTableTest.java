@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -40,7 +41,7 @@ class KeyedStateTableTest {
     @AfterEach
     void stopPool() throws InterruptedException {
         pool.shutdownNow();
-        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
     }
 
     /** A key whose hash the test chooses: keys of one hash share one probe chain. */
@@ -95,6 +96,39 @@ class KeyedStateTableTest {
             n += take(table, key) ? 1 : 0;
         }
         return n;
+    }
+
+    @Test
+    void aKeyARebuildHasMovedIsDecidedInTheNewArrayWithoutWaitingForTheRebuild() throws Exception {
+        KeyedStateTable<String> table = table(10, 100);
+        RateLimitDecision decision = new RateLimitDecision();
+        assertThat(grants(table, "hot", 3)).isEqualTo(3); // 7 of 10 left
+        for (int k = 0; table.size() < table.capacity() / 2; k++) {
+            take(table, "cold-" + k); // fill to half: the next new key rebuilds into twice the capacity
+        }
+        int before = table.capacity();
+        CompletableFuture<Long> duringRebuild = new CompletableFuture<>();
+        table.onRebuildCopy(key -> {
+            if (key.equals("hot")) { // copied, the rebuild still holding the lock and the new array unpublished
+                pool.execute(() -> {
+                    RateLimitDecision d = new RateLimitDecision();
+                    duringRebuild.complete(table.tryAcquire("hot", 1, ticker.read(), d) ? d.remaining() : -1L);
+                });
+                try {
+                    // Waiting on the lock (the old behaviour) would never complete before this returns.
+                    duringRebuild.get(60, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    duringRebuild.completeExceptionally(e);
+                }
+            }
+        });
+
+        take(table, "new-key");
+
+        assertThat(table.capacity()).as("rebuilt").isEqualTo(2 * before);
+        assertThat(duringRebuild.getNow(-2L)).as("decided in the new array during the rebuild").isEqualTo(6L);
+        assertThat(table.tryAcquire("hot", 1, ticker.read(), decision)).isTrue();
+        assertThat(decision.remaining()).as("the decision made during the rebuild counts").isEqualTo(5L);
     }
 
     @Test

@@ -173,7 +173,7 @@ class GuardFleetTest extends IdempotencyRedisSupport {
                 assertThat(store.storeBreaker().state()).isEqualTo(CircuitState.OPEN);
 
                 server.restart();
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                         .until(() -> {
                             breakerClock.advance(Duration.ofSeconds(1));
                             return guard.handle("t", "k-after", CHARGE, () -> ok(executions)).kind()

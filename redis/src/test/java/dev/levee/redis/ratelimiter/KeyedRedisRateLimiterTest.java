@@ -19,13 +19,18 @@ import org.junit.jupiter.api.Test;
 /** One shared limit per key; the keys of a keyed limiter share one breaker and one outage switch. */
 class KeyedRedisRateLimiterTest extends RedisTestSupport {
     private static final long LIMIT = 20;
+    private static final Duration LOADED_CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Short, so the dead-server test's timed-out calls end quickly. */
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(2);
 
     @Test
     void eachKeyHasItsOwnExactSharedLimit() throws Exception {
         try (StatefulRedisConnection<String, String> c1 = connect(); StatefulRedisConnection<String, String> c2 = connect()) {
             String name = unique("api");
-            KeyedRedisRateLimiter<String> a = KeyedRedisRateLimiter.of(name, config(new ManualTicker()), c1);
-            KeyedRedisRateLimiter<String> b = KeyedRedisRateLimiter.of(name, config(new ManualTicker()), c2);
+            // A call timeout far above the dead-server test's: 16 racing threads share 2 loaded cores, and a
+            // call that times out would be decided by FAIL_CLOSED and leave a tenant short of its limit.
+            KeyedRedisRateLimiter<String> a = KeyedRedisRateLimiter.of(name, config(new ManualTicker(), LOADED_CALL_TIMEOUT), c1);
+            KeyedRedisRateLimiter<String> b = KeyedRedisRateLimiter.of(name, config(new ManualTicker(), LOADED_CALL_TIMEOUT), c2);
             String[] tenants = {"tenant-a", "tenant-b", "tenant-c"};
             AtomicLongArray granted = new AtomicLongArray(tenants.length);
             Concurrently.run(thread -> {
@@ -55,7 +60,7 @@ class KeyedRedisRateLimiterTest extends RedisTestSupport {
             var client = newClient(resources, own.uri());
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 ManualTicker clock = new ManualTicker();
-                KeyedRedisRateLimiter<Integer> keyed = KeyedRedisRateLimiter.of(unique("dead"), config(clock), c);
+                KeyedRedisRateLimiter<Integer> keyed = KeyedRedisRateLimiter.of(unique("dead"), config(clock, CALL_TIMEOUT), c);
                 List<RedisRateLimiterEvent> events = new CopyOnWriteArrayList<>();
                 keyed.onStoreEvent(events::add);
                 for (int key = 0; key < 5; key++) {
@@ -79,11 +84,11 @@ class KeyedRedisRateLimiterTest extends RedisTestSupport {
         }
     }
 
-    private static RedisRateLimiterConfig config(ManualTicker clock) {
+    private static RedisRateLimiterConfig config(ManualTicker clock, Duration callTimeout) {
         return RedisRateLimiterConfig.builder()
                 .rate(RateLimiterConfig.builder().rate(LIMIT, Duration.ofDays(30)).ticker(clock).sleeper(clock).build())
                 .outagePolicy(OutagePolicy.FAIL_CLOSED)
-                .callTimeout(Duration.ofSeconds(2))
+                .callTimeout(callTimeout)
                 .storeBreaker(RedisRateLimiterConfig.DEFAULT_STORE_BREAKER.toBuilder().ticker(clock).build())
                 .build();
     }

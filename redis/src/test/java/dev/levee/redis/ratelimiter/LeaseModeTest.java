@@ -48,7 +48,7 @@ class LeaseModeTest extends RedisTestSupport {
             for (RedisRateLimiter l : limiters) {
                 assertThat(l.tryAcquire()).isTrue();
             }
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(60))
                     .until(() -> limiters.stream().allMatch(l -> l.redisMetrics().leaseStock() == LEASE));
 
             // Window 2 (GCRA: a fully replenished limiter): Redis has the whole limit again.
@@ -69,7 +69,7 @@ class LeaseModeTest extends RedisTestSupport {
                 }
             });
             // Refills still in flight land in the stocks; then nothing is left outstanding.
-            await().atMost(Duration.ofSeconds(10)).until(() -> limiters.stream().allMatch(l -> !refilling(l)));
+            await().atMost(Duration.ofSeconds(60)).until(() -> limiters.stream().allMatch(l -> !refilling(l)));
             long held = limiters.stream().mapToLong(l -> l.redisMetrics().leaseStock()).sum();
             assertThat(granted.get() + held).as("admitted + still held in window 2").isEqualTo(LIMIT + INSTANCES * LEASE);
             assertThat(granted.get()).as("over-admission bound").isLessThanOrEqualTo(LIMIT + INSTANCES * LEASE);

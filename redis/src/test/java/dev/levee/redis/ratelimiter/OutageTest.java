@@ -32,11 +32,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 class OutageTest {
     private static final Duration TIMEOUT = Duration.ofMillis(200);
     /**
-     * Scheduling slack for a loaded 2-core machine (a full build runs beside the test); the timeout
-     * itself is enforced by the limiter. Without the timeout a caller would wait for the client's own
-     * command timeout (60 s by default in Lettuce), so the check still tells the two apart.
+     * Scheduling slack for a loaded 2-core machine (a full build runs beside the test, and 8 deciding
+     * threads share it with the client's own); the timeout itself is enforced by the limiter. Without the
+     * timeout a caller would wait for the client's own command timeout (60 s by default in Lettuce), so
+     * the check still tells the two apart; 1 s of slack was within reach of one stalled thread.
      */
-    private static final long SLACK_NANOS = Duration.ofSeconds(1).toNanos();
+    private static final long SLACK_NANOS = Duration.ofSeconds(5).toNanos();
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     private static final long LIMIT = 100;
     private static final int INSTANCES = 4;
@@ -85,11 +86,11 @@ class OutageTest {
             AtomicLong slowest = new AtomicLong();
             AtomicLong decisions = new AtomicLong();
             Thread killer = new Thread(() -> {
-                await().atMost(Duration.ofSeconds(20)).until(() -> decisions.get() >= 200);
+                await().atMost(Duration.ofSeconds(60)).until(() -> decisions.get() >= 200);
                 server.kill();
                 killed.set(true);
                 long before = decisions.get();
-                await().atMost(Duration.ofSeconds(20)).until(() -> decisions.get() >= before + 2_000);
+                await().atMost(Duration.ofSeconds(60)).until(() -> decisions.get() >= before + 2_000);
                 stop.set(true);
             }, "killer");
             killer.start();
@@ -143,7 +144,7 @@ class OutageTest {
             // Restart: once the client has reconnected and the probe interval has passed, Redis decides.
             server.restart();
             // Both connections reconnect on their own schedule; the admin's is used for the checks below.
-            await().atMost(Duration.ofSeconds(10)).until(() -> connection.isOpen() && admin.isOpen());
+            await().atMost(Duration.ofSeconds(60)).until(() -> connection.isOpen() && admin.isOpen());
             long storeCalls = limiter.redisMetrics().storeCalls();
             clock.advance(PROBE_INTERVAL);
             assertThat(limiter.tryAcquire(1, clock.read(), d)).isTrue();
