@@ -206,10 +206,10 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
+                Flight<V> mine = new Flight<>();
                 if (reserve()) {
-                    Flight<V> mine = new Flight<>();
-                    flight = flights.putIfAbsent(key, mine);
-                    if (inserted(flight)) {
+                    flight = insert(key, mine);
+                    if (flight == null) {
                         return lead(key, mine, loader);
                     }
                 } else {
@@ -253,10 +253,10 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
+                Flight<V> mine = new Flight<>();
                 if (reserve()) {
-                    Flight<V> mine = new Flight<>();
-                    flight = flights.putIfAbsent(key, mine);
-                    if (inserted(flight)) {
+                    flight = insert(key, mine);
+                    if (flight == null) {
                         leadAsync(key, mine, loader);
                         return follow(mine.future);
                     }
@@ -452,14 +452,21 @@ public final class Coalescer<K, V> {
     }
 
     /**
-     * Ends an insert begun by {@link #reserve()}: {@code existing} is what {@code putIfAbsent} returned.
-     * A lost insert gives its room back.
+     * The insert a successful {@link #reserve()} began: puts {@code mine} for the key unless a flight is
+     * there, then ends the insert in progress, in a {@code finally} (a map that throws must not leave
+     * an insert marked in progress, or every call at the bound would wait for it). A lost or failed
+     * insert gives its room back.
      *
-     * @return true if this call's entry went in
+     * @return null if {@code mine} went in, else the flight already there
      */
-    private boolean inserted(@Nullable Flight<V> existing) {
-        reservations.addAndGet(existing == null ? -ONE_INSERT : -ONE_INSERT - 1);
-        return existing == null;
+    private @Nullable Flight<V> insert(K key, Flight<V> mine) {
+        Flight<V> existing = mine; // stays non-null if putIfAbsent throws: counted as a lost insert
+        try {
+            existing = flights.putIfAbsent(key, mine);
+            return existing;
+        } finally {
+            reservations.addAndGet(existing == null ? -ONE_INSERT : -ONE_INSERT - 1);
+        }
     }
 
     /**

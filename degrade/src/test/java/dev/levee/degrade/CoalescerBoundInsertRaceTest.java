@@ -1,6 +1,7 @@
 package dev.levee.degrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
@@ -69,6 +70,28 @@ class CoalescerBoundInsertRaceTest {
         assertThat(firstResult.get(60, TimeUnit.SECONDS)).isEqualTo(second);
         assertThat(second).as("the second call joined the first's flight").isEqualTo("load 1");
         assertThat(loads).as("one load for the key").hasValue(1);
+        assertThat(coalescer.metrics().bypassed()).isZero();
+        assertThat(coalescer.size()).isZero();
+    }
+
+    @Test
+    void anInsertTheMapThrowsOnGivesItsRoomBackAndLeavesNoInsertInProgress() {
+        AtomicInteger hashes = new AtomicInteger();
+        Object badKey = new Object() {
+            @Override
+            public int hashCode() {
+                if (hashes.incrementAndGet() == 2) { // the insert, after the reservation
+                    throw new IllegalStateException("a key whose hashCode fails");
+                }
+                return 1;
+            }
+        };
+        assertThatThrownBy(() -> coalescer.execute(badKey, () -> "never")).isInstanceOf(IllegalStateException.class);
+
+        // The only slot is free again and no insert is left marked in progress (a call at the bound would
+        // otherwise wait for it for ever): the next key leads its own flight.
+        assertThat(coalescer.execute("next", () -> "loaded")).isEqualTo("loaded");
+        assertThat(coalescer.metrics().loads()).isEqualTo(1);
         assertThat(coalescer.metrics().bypassed()).isZero();
         assertThat(coalescer.size()).isZero();
     }
