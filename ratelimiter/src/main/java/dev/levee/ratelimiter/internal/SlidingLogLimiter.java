@@ -131,8 +131,9 @@ public final class SlidingLogLimiter extends AbstractRateLimiter {
         long limit = p.limit;
         if (permits > limit) {
             ctx.rejected(permits, Long.MAX_VALUE, now);
-            if (into != null) {
-                into.set(false, limit, 0L, Long.MAX_VALUE, 0L);
+            if (into != null) { // never granted, but what is left is still worth reporting
+                long c = (long) CURSOR.getVolatile(this);
+                into.set(false, limit, remaining(c, p, now), Long.MAX_VALUE, resetAfter(c, p, now));
             }
             return EncodedWait.refused(Long.MAX_VALUE);
         }

@@ -96,6 +96,20 @@ class LimiterExactEdgesTest {
         assertThat(l.reserve(tooMany, ticker.read(), Long.MAX_VALUE / 4)).isEqualTo(~Long.MAX_VALUE);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, mode = EnumSource.Mode.EXCLUDE, names = "LEAKY_BUCKET") // it queues any size
+    void aRequestLargerThanTheLimiterReportsThePermitsLeft(Kind kind) {
+        AbstractRateLimiter l = limiter(kind.config(ticker).build());
+        long now = ticker.read();
+        assertThat(l.tryAcquire(1, now)).isTrue();
+        RateLimitDecision refused = new RateLimitDecision();
+        assertThat(l.tryAcquire((int) kind.capacity + 1, now, refused)).isFalse();
+        RateLimitDecision peeked = l.peek(now, new RateLimitDecision());
+        assertThat(refused.remaining()).as("what is left, as a peek reports it").isEqualTo(peeked.remaining())
+                .isPositive();
+        assertThat(refused.retryAfterNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
     @Test
     void closingAnEventSubscriptionStopsDelivery() {
         AbstractRateLimiter l = limiter(Kind.FIXED_WINDOW.config(ticker).build());
