@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.State;
  * decision is a grant and reads the system clock as a user's call does. The key is picked by a cheap
  * per-thread xorshift index into a pre-built array of {@code String} keys, {@code uniform} over all keys
  * or {@code skewed} (80 % of decisions to the first 1 % of keys). Two floors, labelled extras that no
- * user runs: a bare {@code ConcurrentHashMap.get} of the same keys ({@code map-lookup-floor}), and that
- * lookup plus one {@code System.nanoTime()} and one GCRA compare-and-set of a per-key {@code long}
+ * user runs: a bare {@code ConcurrentHashMap.get} of the same keys ({@code map-lookup-floor}), that
+ * lookup after one {@code System.nanoTime()} ({@code map-lookup-clock-floor}: what the clock alone adds),
+ * and that lookup plus one {@code System.nanoTime()} and one GCRA compare-and-set of a per-key {@code long}
  * ({@code map-lookup-clock-cas-floor}), the work no correct keyed limiter can leave out. One more labelled
  * extra, {@code levee-gcra-coarse-ticker}, is Levee's GCRA on the opt-in coarse ticker.
  *
@@ -44,7 +45,8 @@ public class KeyedRateLimiterScaleBenchmark {
 
     /** The library under test; see {@link Library}. */
     @Param({"levee-gcra", "levee-token-bucket", "levee-gcra-coarse-ticker", "guava-in-a-map", "bucket4j-in-a-map",
-            "bucket4j-in-caffeine", "resilience4j-registry", "map-lookup-floor", "map-lookup-clock-cas-floor"})
+            "bucket4j-in-caffeine", "resilience4j-registry", "map-lookup-floor", "map-lookup-clock-floor",
+            "map-lookup-clock-cas-floor"})
     public String library;
 
     private String[] keyArray;

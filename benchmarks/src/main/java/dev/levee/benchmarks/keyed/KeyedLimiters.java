@@ -48,6 +48,13 @@ public final class KeyedLimiters {
         /** A bare {@code ConcurrentHashMap.get} of the key: the floor any keyed structure pays. */
         MAP_LOOKUP_FLOOR,
         /**
+         * The bare lookup of {@link #MAP_LOOKUP_FLOOR} after one {@code System.nanoTime()}, as a limiter
+         * that reads its clock when a call arrives: no state, no write. Shows what the clock alone adds
+         * to the lookup once the keys are past the caches (the clock reading waits for earlier loads, so
+         * lookups no longer overlap one another).
+         */
+        MAP_LOOKUP_CLOCK_FLOOR,
+        /**
          * The floor any correct keyed limiter pays: the bare lookup of a per-key {@code AtomicLong}, one
          * {@code System.nanoTime()} and one GCRA compare-and-set of the key's state. Not a limiter a user
          * would ship (no bound, no eviction, no configuration); it shows how much of a keyed decision is
@@ -135,6 +142,14 @@ public final class KeyedLimiters {
                 return key -> {
                     Boolean present = map.get(key); // the measured path: every key is present
                     return present != null || map.computeIfAbsent(key, k -> Boolean.TRUE);
+                };
+            }
+            case MAP_LOOKUP_CLOCK_FLOOR: {
+                ConcurrentHashMap<String, Boolean> map = new ConcurrentHashMap<>();
+                return key -> {
+                    long now = System.nanoTime();
+                    Boolean present = map.get(key); // the measured path: every key is present
+                    return (present != null || map.computeIfAbsent(key, k -> Boolean.TRUE)) && now != Long.MIN_VALUE;
                 };
             }
             case MAP_LOOKUP_CLOCK_CAS_FLOOR:
