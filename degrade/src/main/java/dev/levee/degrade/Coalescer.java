@@ -383,8 +383,10 @@ public final class Coalescer<K, V> {
         V value;
         try {
             value = loader.get();
+        } catch (Error error) {
+            old.refreshing = 0; // the Error goes to this caller unchanged; a later caller may refresh early again
+            throw error;
         } catch (Throwable failure) {
-            Exceptions.rethrowIfError(failure);
             finishRefresh(key, old, new Flight<>(), null, failure, start);
             return old.future.getNow(null);
         }

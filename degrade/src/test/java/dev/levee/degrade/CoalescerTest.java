@@ -403,6 +403,23 @@ class CoalescerTest {
     }
 
     @Test
+    void anEarlyRefreshThatThrowsAnErrorRethrowsItAndAllowsAnotherRefresh() {
+        Coalescer<String, String> coalescer = Coalescer.of("xfetch-error",
+                config.toBuilder().holdWindow(Duration.ofSeconds(10)).random(() -> 0.99999).build());
+        coalescer.execute("k", () -> {
+            ticker.advance(Duration.ofSeconds(1));
+            return "v1";
+        });
+        Error error = new Error("reload blew up");
+
+        assertThatThrownBy(() -> coalescer.execute("k", () -> {
+            throw error;
+        })).isSameAs(error);
+        assertThat(coalescer.execute("k", () -> "v2")).as("the next caller refreshes early again").isEqualTo("v2");
+        assertThat(coalescer.metrics().earlyRefreshes()).isEqualTo(2);
+    }
+
+    @Test
     void xfetchRefreshesWithProbabilityExpOfMinusRemainingOverDeltaBeta() {
         RandomSource random = RandomSource.seeded(42);
         long delta = 1_000_000L;

@@ -13,6 +13,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * one of the last {@code buckets} epochs. The window therefore covers between {@code buckets − 1} and
  * {@code buckets} bucket lengths. Tags wrap after 2^24 buckets (about 5 years at 10 s buckets); a slot
  * untouched for exactly a multiple of that would be read as fresh.
+ *
+ * <p>A writer whose reading is older than the slot's epoch (a thread stalled between its clock reading
+ * and its add for a whole window) finds a newer tag in its slot: its bucket has already left the
+ * window, so its add is dropped rather than replacing the newer bucket's count. Tags compare in the
+ * wrapping order: a tag up to 2^23 epochs ahead of the writer's is newer.
  */
 public final class WindowCounter {
     static final int TAG_BITS = 24;
@@ -55,8 +60,8 @@ public final class WindowCounter {
                 }
                 next = (tag << COUNT_BITS) | Math.min(count, COUNT_MASK);
             } else {
-                if (delta < 0) {
-                    return;
+                if (delta < 0 || (v != 0 && isNewer(v >>> COUNT_BITS, tag))) {
+                    return; // an undo of a rolled-over add, or a stale writer: its bucket left the window
                 }
                 next = (tag << COUNT_BITS) | Math.min(delta, COUNT_MASK);
             }
@@ -64,6 +69,12 @@ public final class WindowCounter {
                 return;
             }
         }
+    }
+
+    /** Whether {@code slotTag} is a later epoch than {@code tag}, in the wrapping order of 24-bit tags. */
+    private static boolean isNewer(long slotTag, long tag) {
+        long ahead = (slotTag - tag) & TAG_MASK;
+        return ahead != 0 && ahead < (1L << (TAG_BITS - 1));
     }
 
     /**
