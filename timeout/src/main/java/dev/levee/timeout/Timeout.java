@@ -23,9 +23,10 @@ import dev.levee.timeout.internal.InterruptTimer;
 import dev.levee.timeout.internal.SharedTimerWheel;
 import dev.levee.timeout.internal.TimerWheel;
 import dev.levee.timeout.internal.WorkerCall;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -105,9 +106,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Asynchronous calls</b> ({@code executeAsync}): the returned stage completes with the call's
  * stage's outcome, unchanged, or exceptionally with the rejection at the deadline, which then cancels
- * the underlying future ({@code interruptOnTimeout}). The deadline is fired by the {@link Scheduler},
- * whose thread only hands it to the configured {@code asyncExecutor}: the stage's dependents (user
- * code) never run on a Levee timer thread. Cancelling the returned
+ * the underlying future ({@code interruptOnTimeout}). The deadline is a timer on the timer wheel INTERRUPT
+ * mode uses (1 ms ticks run on the {@link Scheduler}; one wheel shared by every timeout on the system
+ * clock): armed and disarmed with a CAS each, never early, late by at most one tick plus the
+ * scheduler's delay. The wheel's thread only hands the deadline to the configured
+ * {@code asyncExecutor}: the stage's dependents (user code) never run on a Levee timer thread. Cancelling the returned
  * stage cancels the underlying one.
  *
  * <p><b>Classification.</b> A {@link DeadlineExceededException} is a failure for the circuit breaker
@@ -125,7 +128,10 @@ import org.slf4j.LoggerFactory;
  * a CAS each (O(1), whatever the number of pending timeouts). COOPERATIVE mode takes no lock and reads the ticker once per call (twice when a
  * listener or an adaptive timeout needs the latency). It allocates the attached deadline and its scope
  * (56 bytes in all, measured) only when the deadline is tighter than the current one; under a binding
- * request deadline it allocates nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call. Thread-safe.
+ * request deadline it allocates nothing. THREAD mode costs a task, a thread hop and a scheduled timer per call.
+ * An asynchronous call reads the ticker once, allocates the returned stage (also the outcome's callback
+ * and the executor's task), its 40-byte timer and (without a tighter current deadline) the attached
+ * deadline and its scope, and arms and disarms the timer with a CAS each. Thread-safe.
  */
 @SuppressWarnings("try") // scopes are opened for their effect on the current deadline
 public final class Timeout implements Policy {
@@ -144,6 +150,15 @@ public final class Timeout implements Policy {
     private static final Logger LOG = LoggerFactory.getLogger(Timeout.class);
     /** The scope of a deadline that was already current: closing it has nothing to restore. */
     private static final ContextScope NO_SCOPE = () -> { };
+    private static final VarHandle WHEEL;
+
+    static {
+        try {
+            WHEEL = MethodHandles.lookup().findVarHandle(Timeout.class, "wheel", TimerWheel.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final TimeoutConfig config;
@@ -157,8 +172,12 @@ public final class Timeout implements Policy {
     private final long minimumNanos;
     private final @Nullable AdaptiveTimeout adaptive;
     private final List<ContextPropagator<?>> propagators;
-    /** INTERRUPT mode's timer: the shared wheel on the system clock, else one of this timeout's own. */
-    private final @Nullable TimerWheel wheel;
+    /**
+     * The timers of INTERRUPT mode and of asynchronous calls: the shared wheel on the system clock, else
+     * one of this timeout's own. Set at construction in INTERRUPT mode, else on the first asynchronous
+     * call (see {@link #wheel()}).
+     */
+    private volatile @Nullable TimerWheel wheel;
     /** THREAD mode on real time: the caller waits with a timed park instead of a scheduled timer. */
     private final boolean timedWait;
     private final EventListeners<TimeoutEvent> listeners = new EventListeners<>();
@@ -411,7 +430,7 @@ public final class Timeout implements Policy {
     @SuppressWarnings("NullAway") // result: the call's value of the caller's type T, which may be null
     private <T, E extends Throwable> T runInterruptibly(Chain next, CheckedSupplier<T, E> call, Deadline callDeadline,
             boolean alreadyCurrent, long start, long effective) throws E {
-        TimerWheel wheel = Objects.requireNonNull(this.wheel, "wheel");
+        TimerWheel wheel = wheel();
         Thread caller = Thread.currentThread();
         InterruptTimer timer = new InterruptTimer(caller);
         wheel.schedule(timer, Nanos.add(start, effective));
@@ -533,8 +552,25 @@ public final class Timeout implements Policy {
         } catch (RuntimeException e) {
             stage = CompletableFuture.failedFuture(e);
         }
-        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt)
-                .start(scheduler, config.asyncExecutor(), ticker.read());
+        return new AsyncTimeoutStage<>(stage, asyncOutcomes, start, effective, interrupt, wheel(), config.asyncExecutor())
+                .start();
+    }
+
+    /**
+     * The timer wheel, created on first use outside INTERRUPT mode. On the system clock every timeout
+     * shares one wheel; on another ticker or scheduler (tests on manual time) a timeout has its own, and
+     * two first calls racing may each build one: one is kept, the other was never started.
+     */
+    private TimerWheel wheel() {
+        TimerWheel w = wheel;
+        if (w == null) {
+            w = SharedTimerWheel.forClock(ticker, scheduler);
+            TimerWheel witness = (TimerWheel) WHEEL.compareAndExchange(this, null, w);
+            if (witness != null) {
+                w = witness;
+            }
+        }
+        return w;
     }
 
     private DeadlineExceededException rejectBeforeStart(long now, long effective) {

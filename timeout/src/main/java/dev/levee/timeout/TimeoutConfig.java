@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  *       tracing) carried to the THREAD-mode worker; the deadline is always carried</td></tr>
  *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>time source</td></tr>
  *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td><td>fires the
- *       deadline of THREAD-mode and asynchronous calls; runs INTERRUPT mode's timer wheel (1 ms ticks,
- *       only while a timer is pending)</td></tr>
+ *       deadline of THREAD-mode calls; runs the timer wheel of INTERRUPT mode and asynchronous calls
+ *       (1 ms ticks, only while a timer is pending)</td></tr>
  *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool</td><td>not null</td><td>completes
  *       a timed-out asynchronous call's stage, so its dependents never run on the scheduler's
  *       thread</td></tr>

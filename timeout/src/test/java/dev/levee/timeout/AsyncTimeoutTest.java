@@ -20,6 +20,11 @@ import org.junit.jupiter.api.Test;
 @SuppressWarnings("try")
 class AsyncTimeoutTest {
     private static final long MS = 1_000_000L;
+    /**
+     * The timer wheel's tick: an async deadline fires in the first tick at or after it, never before it
+     * and at most one tick after it (on manual time the tick task runs every tick from the arming).
+     */
+    private static final long TICK = MS;
 
     private final ManualTicker ticker = new ManualTicker(42L);
     private final ManualScheduler scheduler = new ManualScheduler(ticker);
@@ -38,9 +43,9 @@ class AsyncTimeoutTest {
         Timeout timeout = timeout(true);
         CompletableFuture<String> underlying = new CompletableFuture<>();
         CompletionStage<String> result = timeout.executeAsync(() -> underlying);
-        scheduler.advance(99 * MS);
-        assertThat(result.toCompletableFuture()).isNotDone();
-        scheduler.advance(1 * MS);
+        scheduler.advance(100 * MS - 1);
+        assertThat(result.toCompletableFuture()).as("never before the deadline").isNotDone();
+        scheduler.advance(1 + TICK);
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(underlying).isCancelled();
         assertThat(timeout.timeoutCount()).isEqualTo(1);
@@ -54,12 +59,44 @@ class AsyncTimeoutTest {
             ticker.advance(60 * MS); // e.g. a blocking DNS lookup before the request is sent
             return underlying;
         });
-        scheduler.advance(39 * MS);
+        scheduler.advance(40 * MS - 1);
         assertThat(result.toCompletableFuture()).isNotDone();
-        scheduler.advance(1 * MS);
+        scheduler.advance(1 + TICK);
         assertThat(result.toCompletableFuture()).isCompletedExceptionally();
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(underlying).isCancelled();
+    }
+
+    @Test
+    void manyPendingDeadlinesEachFireOnceNeverEarlyAndAtMostOneTickLate() {
+        ManualTicker clock = new ManualTicker(0L);
+        ManualScheduler timers = new ManualScheduler(clock);
+        Timeout timeout = Timeout.of("many", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
+                .ticker(clock).scheduler(timers).asyncExecutor(Runnable::run).build());
+        int calls = 1_000;
+        long[] deadline = new long[calls];
+        long[] firedAt = new long[calls];
+        int[] fired = new int[calls];
+        for (int i = 0; i < calls; i++) {
+            long budget = 2 * MS + (i + 1) * 97_003L; // spread over ~97 ms, off the tick boundaries
+            deadline[i] = clock.read() + budget;
+            int call = i;
+            try (ContextScope scope = Deadline.afterNanos(budget, clock).attach()) {
+                timeout.executeAsync(() -> new CompletableFuture<String>()).whenComplete((v, f) -> {
+                    fired[call]++;
+                    firedAt[call] = clock.read();
+                });
+            }
+            clock.advance(1_009L); // arm them at different moments too
+        }
+        timers.advance(200 * MS);
+        for (int i = 0; i < calls; i++) {
+            assertThat(fired[i]).as("call %d fired once", i).isEqualTo(1);
+            assertThat(firedAt[i] - deadline[i]).as("call %d: never early, at most one tick late", i)
+                    .isBetween(0L, TICK);
+        }
+        assertThat(timeout.timeoutCount()).isEqualTo(calls);
+        assertThat(timers.pending()).as("the wheel stops once no timer is pending").isZero();
     }
 
     @Test
@@ -67,7 +104,7 @@ class AsyncTimeoutTest {
         Timeout timeout = timeout(false);
         CompletableFuture<String> underlying = new CompletableFuture<>();
         CompletionStage<String> result = timeout.executeAsync(() -> underlying);
-        scheduler.advance(100 * MS);
+        scheduler.advance(100 * MS + TICK);
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(underlying).isNotDone();
     }
@@ -85,6 +122,7 @@ class AsyncTimeoutTest {
         CompletionStage<Object> failed = timeout.executeAsync(() -> CompletableFuture.failedFuture(boom));
         assertThat(failureOf(failed)).isSameAs(boom);
 
+        scheduler.advance(TICK); // the wheel's next tick finds no timer left and stops
         assertThat(scheduler.pending()).isZero();
         scheduler.advance(1_000 * MS);
         assertThat(timeout.successCount()).isEqualTo(1);
@@ -97,7 +135,7 @@ class AsyncTimeoutTest {
         Timeout timeout = timeout(false);
         CompletableFuture<String> underlying = new CompletableFuture<>();
         CompletionStage<String> result = timeout.executeAsync(() -> underlying);
-        scheduler.advance(100 * MS);
+        scheduler.advance(100 * MS + TICK);
         underlying.complete("late");
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(timeout.successCount()).isZero();
@@ -111,7 +149,9 @@ class AsyncTimeoutTest {
         CompletionStage<String> result = timeout.executeAsync(() -> underlying);
         assertThat(result.toCompletableFuture().cancel(true)).isTrue();
         assertThat(underlying).isCancelled();
+        scheduler.advance(TICK); // the wheel's next tick finds no timer left and stops
         assertThat(scheduler.pending()).isZero();
+        assertThat(timeout.timeoutCount()).isZero();
     }
 
     @Test
@@ -162,7 +202,7 @@ class AsyncTimeoutTest {
         try (ContextScope scope = Deadline.afterNanos(30 * MS, ticker).attach()) {
             result = timeout.executeAsync(() -> underlying);
         }
-        scheduler.advance(30 * MS);
+        scheduler.advance(30 * MS + TICK);
         assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
         assertThat(events).singleElement().satisfies(e -> {
             assertThat(e).isInstanceOf(TimeoutEvent.TimedOut.class);
@@ -182,9 +222,9 @@ class AsyncTimeoutTest {
         assertThat(never).isCancelled();
     }
 
-    /** Issue 12, bug 4's principle: the scheduler's thread only hands the deadline off. */
+    /** Issue 12, bug 4's principle: the timer's thread only hands the deadline off. */
     @Test
-    void theDeadlineIsFiredByTheSchedulerButTheStageIsCompletedOnTheAsyncExecutor() {
+    void theDeadlineIsFiredByTheTimerButTheStageIsCompletedOnTheAsyncExecutor() {
         java.util.Queue<Runnable> handedOff = new java.util.ArrayDeque<>();
         Timeout timeout = Timeout.of("handoff", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
                 .ticker(ticker).scheduler(scheduler).asyncExecutor(handedOff::add).build());
@@ -193,8 +233,8 @@ class AsyncTimeoutTest {
         CompletableFuture<String> result = timeout.executeAsync(() -> never).toCompletableFuture();
         result.whenComplete((v, f) -> dependentRanOn.set(Thread.currentThread()));
 
-        scheduler.advance(Duration.ofMillis(100));
-        assertThat(result).as("not completed on the scheduler").isNotDone();
+        scheduler.advance(100 * MS + TICK);
+        assertThat(result).as("not completed on the timer's thread").isNotDone();
         assertThat(handedOff).hasSize(1);
 
         handedOff.poll().run();

@@ -1,22 +1,24 @@
 package dev.levee.timeout.internal;
 
 import dev.levee.core.internal.Nanos;
-import dev.levee.core.Scheduler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The stage an asynchronous timeout returns. It completes with whichever comes first: the
  * underlying stage's outcome (passed through unchanged, the same value or exception instance), or
- * the deadline, when the scheduler runs this object and it completes exceptionally with the
- * rejection and cancels the underlying future.
+ * the deadline, when the executor runs this object (handed it by the timer) and it completes
+ * exceptionally with the rejection and cancels the underlying future.
  *
- * <p>One object is the returned future, the scheduler's task and the underlying stage's completion
- * callback, so a call allocates it, the scheduler's handle and nothing else here.
+ * <p>The deadline is a {@link TimerWheel} timer: armed and disarmed with a CAS each, whatever the number
+ * of pending timeouts, never early, and late by at most the wheel's tick (1 ms) plus the scheduler's
+ * delay. The wheel's thread only hands the expiry to the executor.
+ *
+ * <p>One object is the returned future, the executor's task and the underlying stage's completion
+ * callback, so a call allocates it, its 40-byte timer and nothing else here.
  *
  * @param <T> the result type
  */
@@ -55,46 +57,52 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     private final long startNanos;
     private final long effectiveNanos;
     private final boolean cancelUnderlying;
-    private volatile Scheduler.@Nullable Cancellable timer;
+    private final TimerWheel wheel;
+    private final Executor executor;
+    private final DeadlineTimer timer = new DeadlineTimer(this);
 
     /**
      * @param underlying the stage being bounded
      * @param listener told the outcome
-     * @param startNanos the call's start reading
+     * @param startNanos the call's start reading, on the wheel's ticker
      * @param effectiveNanos the call's timeout
      * @param cancelUnderlying whether to cancel the underlying future at the deadline
+     * @param wheel fires the deadline; its thread only hands the timeout to {@code executor}
+     * @param executor completes this stage at the deadline (so dependent stages, the user's code, never
+     *     run on the wheel's thread)
      */
     public AsyncTimeoutStage(CompletionStage<T> underlying, Listener listener, long startNanos, long effectiveNanos,
-            boolean cancelUnderlying) {
+            boolean cancelUnderlying, TimerWheel wheel, Executor executor) {
         this.underlying = underlying;
         this.listener = listener;
         this.startNanos = startNanos;
         this.effectiveNanos = effectiveNanos;
         this.cancelUnderlying = cancelUnderlying;
+        this.wheel = wheel;
+        this.executor = executor;
     }
 
     /**
-     * Arms the deadline and follows the underlying stage.
+     * Arms the deadline, {@code startNanos + effectiveNanos}, and follows the underlying stage.
      *
-     * @param scheduler fires the deadline; its thread only hands the timeout to {@code executor}
-     * @param executor completes this stage at the deadline (so dependent stages, the user's code, never
-     *     run on the scheduler's thread)
-     * @param nowNanos a reading of the timeout's ticker
      * @return this stage
      */
-    public AsyncTimeoutStage<T> start(Scheduler scheduler, Executor executor, long nowNanos) {
-        timer = scheduler.schedule(() -> {
-            if (isDone()) {
-                return;
-            }
-            try {
-                executor.execute(this);
-            } catch (RejectedExecutionException e) {
-                run(); // the executor is gone: firing here beats a stage that never times out
-            }
-        }, Nanos.subtract(Nanos.add(startNanos, effectiveNanos), nowNanos));
-        underlying.whenComplete(this);
+    public AsyncTimeoutStage<T> start() {
+        wheel.schedule(timer, Nanos.add(startNanos, effectiveNanos));
+        underlying.whenComplete(this); // after arming: an outcome that is already there disarms it
         return this;
+    }
+
+    /** On the wheel's thread at the deadline: hands the timeout to the executor. */
+    private void expire() {
+        if (isDone()) {
+            return;
+        }
+        try {
+            executor.execute(this);
+        } catch (RejectedExecutionException e) {
+            run(); // the executor is gone: firing here beats a stage that never times out
+        }
     }
 
     /** The deadline: fail this stage and cancel the underlying one, unless the outcome came first. */
@@ -116,10 +124,7 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     public void accept(T value, Throwable failure) {
         boolean won = failure == null ? complete(value) : completeExceptionally(failure);
         if (won) {
-            Scheduler.Cancellable t = timer;
-            if (t != null) {
-                t.cancel();
-            }
+            wheel.cancel(timer);
             listener.completed(startNanos, effectiveNanos, failure);
         }
     }
@@ -129,13 +134,24 @@ public final class AsyncTimeoutStage<T> extends CompletableFuture<T> implements 
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled) {
-            Scheduler.Cancellable t = timer;
-            if (t != null) {
-                t.cancel();
-            }
+            wheel.cancel(timer);
             cancel(underlying);
         }
         return cancelled;
+    }
+
+    /** The deadline of one stage on the wheel. */
+    private static final class DeadlineTimer extends TimerWheel.Timer {
+        private final AsyncTimeoutStage<?> stage;
+
+        DeadlineTimer(AsyncTimeoutStage<?> stage) {
+            this.stage = stage;
+        }
+
+        @Override
+        protected void expire() {
+            stage.expire();
+        }
     }
 
     private static void cancel(CompletionStage<?> stage) {
