@@ -5,6 +5,7 @@ import dev.levee.core.Ticker;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
@@ -30,12 +31,13 @@ import org.slf4j.LoggerFactory;
  *       race on one CAS of the timer's state, and exactly one of them wins.</li>
  *   <li>Late by at most one resolution plus the scheduler's delay in running the tick task (and
  *       the time the task takes), while the scheduler keeps up.</li>
- *   <li>{@link #schedule} and {@link #cancel} are O(1) and lock-free: one CAS on the armed stack (and,
+ *   <li>{@link #schedule} and {@link #cancel} are O(1) and lock-free: one CAS on the calling thread's
+ *       stripe of the armed stack (and,
  *       for a timer the tick task has already filed, one more on the cancelled stack). They never touch
  *       a bucket: only the tick task does, so buckets need no lock. A cancelled timer leaves its bucket
  *       at the next tick, not at its deadline, so cancelled timers do not pile up.</li>
- *   <li>Idle costs nothing: the tick task stops when no timer is pending and the next
- *       {@link #schedule} starts it again.</li>
+ *   <li>Idle costs nothing: the tick task stops after a tick in which no timer was pending and none
+ *       arrived, and the next {@link #schedule} starts it again.</li>
  * </ul>
  *
  * <p><b>Cost.</b> No allocation per timer beyond the caller's {@link Timer} (the wheel allocates
@@ -51,9 +53,11 @@ public final class TimerWheel {
      * volatile write/read (running, or the scheduler's own queue), so each run sees the previous one's
      * writes.
      *
-     * Arming pushes the timer on `armed` (a Treiber stack through Timer.link) and then reads `running`;
-     * stopping writes `running = false` and then reads `armed`. Both are volatile, so one of the two
-     * sides sees the other: an armed timer is never stranded on a stopped wheel.
+     * Arming pushes the timer on its thread's stripe of `armed` (Treiber stacks through Timer.link) and
+     * then reads `running`; stopping writes `running = false` and then reads every stripe. Both are
+     * volatile, so one of the two sides sees the other: an armed timer is never stranded on a stopped
+     * wheel. The tick task drains every stripe; timers of one stripe are filed in stack order, and the
+     * order of filing does not matter (a bucket is a set).
      *
      * Timer.state packs the outcome (ARMED, CANCELLED, EXPIRED) in its low two bits and three
      * flags: FILED (the tick task put it in a bucket), DONE (the expiry callback returned) and MARK
@@ -62,7 +66,10 @@ public final class TimerWheel {
      * task read it when it drained `armed`, before filing). A canceller that saw no FILED flag pushes
      * nothing: the tick task sets FILED with one atomic OR and files the timer only if the value it
      * replaced was still ARMED, so a timer cancelled before filing is dropped at once. Either way a
-     * cancelled timer is out of its bucket by the end of the next tick.
+     * cancelled timer is out of its bucket by the end of the next tick. A canceller that saw no FILED flag
+     * also tries to pop its timer off its own thread's stripe, by one CAS that succeeds only while the
+     * timer is that stack's head: a timer is pushed once and never again, so a head equal to it means
+     * the tick task has not taken that stack since, and the timer's link is still the entry below it.
      */
     private static final Logger LOG = LoggerFactory.getLogger(TimerWheel.class);
     /** Default tick: 1 ms. */
@@ -78,6 +85,13 @@ public final class TimerWheel {
     private static final int DONE = 8;
     private static final int MARK = 16;
     private static final VarHandle STATE;
+    /**
+     * Armed stacks: a power of two of at least eight per processor, at most 64, so two threads arming at
+     * once rarely share one (a thread's stripe comes from its identity hash).
+     */
+    private static final int STRIPES = Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 8));
+    /** Slots between two stripes' heads: 128 bytes of references, so no two heads share a cache line. */
+    private static final int STRIPE_SPACING = 32;
 
     static {
         try {
@@ -92,7 +106,12 @@ public final class TimerWheel {
     private final long resolution;
     private final int mask;
     private final @Nullable Timer[] buckets;
-    private final AtomicReference<@Nullable Timer> armed = new AtomicReference<>();
+    /**
+     * The armed stacks, one per stripe, each alone on its cache line ({@link #STRIPE_SPACING} slots
+     * apart, the first one slot group past the array's header, which every access reads for its bounds
+     * check): threads arming at once push on different stacks instead of fighting over one head.
+     */
+    private final AtomicReferenceArray<@Nullable Timer> armed = new AtomicReferenceArray<>((STRIPES + 1) * STRIPE_SPACING);
     private final AtomicReference<@Nullable Timer> cancelled = new AtomicReference<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final Runnable tickTask = this::tick;
@@ -151,10 +170,11 @@ public final class TimerWheel {
     public void schedule(Timer timer, long deadlineNanos) {
         // ceil(deadline / resolution), without overflow at Long.MAX_VALUE.
         timer.tick = -Math.floorDiv(-deadlineNanos, resolution);
+        int stripe = stripeOfCurrentThread();
         while (true) {
-            Timer head = armed.get();
+            Timer head = armed.get(stripe);
             timer.link = head;
-            if (armed.compareAndSet(head, timer)) {
+            if (armed.compareAndSet(stripe, head, timer)) {
                 break;
             }
         }
@@ -184,6 +204,12 @@ public final class TimerWheel {
                             break;
                         }
                     }
+                } else {
+                    // Not filed yet: if it is still the top of this thread's armed stack (a call that ended
+                    // before anything else was armed there), take it off, so the tick task never reads it
+                    // and it is garbage at once. Otherwise the tick task drops it when it drains the stack.
+                    int stripe = stripeOfCurrentThread();
+                    armed.compareAndSet(stripe, timer, timer.link);
                 }
                 return true;
             }
@@ -217,7 +243,12 @@ public final class TimerWheel {
         if (pending == 0 && target - 1 > lastTick) {
             lastTick = target - 1; // an empty wheel has nothing to sweep in between
         }
-        fileArmed(armed.getAndSet(null));
+        boolean arrived = false;
+        for (int i = 0; i < STRIPES; i++) {
+            Timer head = armed.getAndSet(STRIPE_SPACING * (i + 1), null);
+            arrived |= head != null;
+            fileArmed(head);
+        }
         if (target > lastTick) {
             if (target - lastTick > mask) {
                 for (int i = 0; i <= mask; i++) {
@@ -237,21 +268,48 @@ public final class TimerWheel {
             remove(c);
             c = next;
         }
-        if (pending > 0) {
+        if (pending > 0 || arrived) {
+            // Timers arrived in this tick even if all were already cancelled: more are likely to follow,
+            // so keep ticking rather than stop and have the next arming thread restart the task. The
+            // wheel stops after one tick in which nothing arrived and nothing is pending.
             scheduler.schedule(tickTask, (target + 1) * resolution - now);
             return;
         }
         running.set(false);
-        if (armed.get() != null && running.compareAndSet(false, true)) {
+        if (anyArmed() && running.compareAndSet(false, true)) {
             scheduler.schedule(tickTask, resolution);
         }
+    }
+
+    private boolean anyArmed() {
+        for (int i = 0; i < STRIPES; i++) {
+            if (armed.get(STRIPE_SPACING * (i + 1)) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The index of the calling thread's armed stack: its identity hash spread over the stripes (the
+     * hash's low bits alone may repeat).
+     */
+    private static int stripeOfCurrentThread() {
+        return STRIPE_SPACING * (1 + (((Thread.currentThread().hashCode() * 0x9E3779B9) >>> 16) & (STRIPES - 1)));
     }
 
     private void fileArmed(@Nullable Timer head) {
         for (Timer t = head; t != null; ) {
             Timer next = t.link;
-            t.link = null;
             visited++;
+            if ((t.state & OUTCOME) != ARMED) {
+                // Cancelled before it was filed (most timers of calls that end in time): its canceller saw
+                // no FILED flag and pushed nothing. Drop it with a read, not the atomic OR below, so the
+                // timer's line, still in the canceller's cache, is not taken over.
+                t = next;
+                continue;
+            }
+            t.link = null;
             int state = (int) STATE.getAndBitwiseOr(t, FILED);
             if ((state & OUTCOME) == ARMED) {
                 // Never in a tick already swept: at the latest the next one.
