@@ -10,7 +10,7 @@ package dev.levee.timeout;
  * @param rejectedBeforeStart calls not started: less than {@code minimumRemaining} was left
  * @param executorRejected THREAD-mode calls the executor refused
  * @param interrupted THREAD-mode calls cancelled because the waiting caller was interrupted
- * @param lastEffectiveTimeoutNanos the effective timeout of the latest call
+ * @param lastEffectiveTimeoutNanos the effective timeout of the latest call, within 1/64 of it
  */
 public record TimeoutMetrics(long succeeded, long failed, long timedOut, long rejectedBeforeStart,
         long executorRejected, long interrupted, long lastEffectiveTimeoutNanos) {

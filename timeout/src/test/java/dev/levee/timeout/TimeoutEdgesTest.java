@@ -73,6 +73,22 @@ class TimeoutEdgesTest {
     }
 
     @Test
+    void theLastEffectiveTimeoutIsWrittenOnlyWhenItMovesByMoreThanASixtyFourth() throws Exception {
+        Timeout timeout = cooperative(Duration.ofMillis(100));
+        long deadline = ticker.read() + 64 * MS;
+        try (ContextScope ignored = Deadline.at(deadline, ticker).attach()) {
+            timeout.execute(() -> "x");
+            assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(64 * MS);
+            ticker.advance(MS); // 63 ms left: moved by exactly 1/64, kept
+            timeout.execute(() -> "x");
+            assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(64 * MS);
+            ticker.advance(1); // moved by more than 1/64: written
+            timeout.execute(() -> "x");
+            assertThat(timeout.lastEffectiveTimeoutNanos()).isEqualTo(63 * MS - 1);
+        }
+    }
+
+    @Test
     void theLastEffectiveTimeoutFollowsTheCallersDeadline() throws Exception {
         Timeout timeout = cooperative(Duration.ofMillis(100));
         try (ContextScope ignored = Deadline.at(ticker.read() + 30 * MS, ticker).attach()) {
