@@ -206,8 +206,8 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                Flight<V> mine = new Flight<>();
                 if (reserve()) {
+                    Flight<V> mine = new Flight<>(); // only with room: a bypassing call allocates none
                     flight = insert(key, mine);
                     if (flight == null) {
                         return lead(key, mine, loader);
@@ -253,8 +253,8 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                Flight<V> mine = new Flight<>();
                 if (reserve()) {
+                    Flight<V> mine = new Flight<>(); // only with room: a bypassing call allocates none
                     flight = insert(key, mine);
                     if (flight == null) {
                         leadAsync(key, mine, loader);

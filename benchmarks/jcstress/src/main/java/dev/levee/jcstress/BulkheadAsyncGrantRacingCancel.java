@@ -1,7 +1,6 @@
 package dev.levee.jcstress;
 
 import dev.levee.bulkhead.Bulkhead;
-import dev.levee.bulkhead.BulkheadConfig;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import java.time.Duration;
@@ -31,18 +30,10 @@ import org.openjdk.jcstress.infra.results.ZII_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "the waiter is still counted, or the counts drifted")
 @State
 public class BulkheadAsyncGrantRacingCancel {
-    private final ManualTicker ticker = new ManualTicker(0L);
-    private final Bulkhead bulkhead = Bulkhead.of("jcstress", BulkheadConfig.builder()
-            .maxConcurrentCalls(1)
-            .maxWait(Duration.ofSeconds(5))
-            .ticker(ticker)
-            .scheduler(new ManualScheduler(ticker))
-            .asyncExecutor(Runnable::run)
-            .build());
+    private final Bulkhead bulkhead = Bulkheads.heldOne(new ManualScheduler(new ManualTicker(0L)), Duration.ofSeconds(5));
     private final CompletionStage<Void> permit;
 
     public BulkheadAsyncGrantRacingCancel() {
-        bulkhead.tryAcquire();
         permit = bulkhead.acquireAsync(0L);
     }
 

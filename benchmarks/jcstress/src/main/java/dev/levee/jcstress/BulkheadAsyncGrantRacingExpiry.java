@@ -1,7 +1,6 @@
 package dev.levee.jcstress;
 
 import dev.levee.bulkhead.Bulkhead;
-import dev.levee.bulkhead.BulkheadConfig;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import java.time.Duration;
@@ -31,19 +30,11 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "pending, granted without its slot, or the counts drifted")
 @State
 public class BulkheadAsyncGrantRacingExpiry {
-    private final ManualTicker ticker = new ManualTicker(0L);
-    private final ManualScheduler scheduler = new ManualScheduler(ticker);
-    private final Bulkhead bulkhead = Bulkhead.of("jcstress", BulkheadConfig.builder()
-            .maxConcurrentCalls(1)
-            .maxWait(Duration.ofSeconds(1))
-            .ticker(ticker)
-            .scheduler(scheduler)
-            .asyncExecutor(Runnable::run)
-            .build());
+    private final ManualScheduler scheduler = new ManualScheduler(new ManualTicker(0L));
+    private final Bulkhead bulkhead = Bulkheads.heldOne(scheduler, Duration.ofSeconds(1));
     private final CompletionStage<Void> permit;
 
     public BulkheadAsyncGrantRacingExpiry() {
-        bulkhead.tryAcquire();
         permit = bulkhead.acquireAsync(0L);
     }
 

@@ -1,7 +1,6 @@
 package dev.levee.jcstress;
 
 import dev.levee.bulkhead.Bulkhead;
-import dev.levee.bulkhead.BulkheadConfig;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import java.time.Duration;
@@ -31,19 +30,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "refused, or the counts drifted")
 @State
 public class BulkheadAsyncWaiterWokenByRelease {
-    private final ManualTicker ticker = new ManualTicker(0L);
-    private final Bulkhead bulkhead = Bulkhead.of("jcstress", BulkheadConfig.builder()
-            .maxConcurrentCalls(1)
-            .maxWait(Duration.ofSeconds(5))
-            .ticker(ticker)
-            .scheduler(new ManualScheduler(ticker))
-            .asyncExecutor(Runnable::run)
-            .build());
+    private final Bulkhead bulkhead = Bulkheads.heldOne(new ManualScheduler(new ManualTicker(0L)), Duration.ofSeconds(5));
     private CompletionStage<Void> permit = new CompletableFuture<>();
-
-    public BulkheadAsyncWaiterWokenByRelease() {
-        bulkhead.tryAcquire();
-    }
 
     @Actor
     public void waiter() {

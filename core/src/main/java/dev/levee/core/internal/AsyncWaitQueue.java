@@ -154,14 +154,7 @@ public final class AsyncWaitQueue {
             if (!permits.tryTake()) {
                 return;
             }
-            if (waiter.state.compareAndSet(WAITING, GRANTED)) {
-                queue.remove(waiter);
-                size.decrementAndGet();
-                waiter.permits.waiterLeft();
-                Scheduler.Cancellable timer = waiter.timer;
-                if (timer != null) {
-                    timer.cancel();
-                }
+            if (leave(waiter, GRANTED)) {
                 Waiter granted = waiter;
                 if (!handOff(() -> complete(granted, permits))) {
                     permits.giveBack();
@@ -207,24 +200,33 @@ public final class AsyncWaitQueue {
 
     /** A waiter whose caller completed its stage leaves the queue, unless it was granted or expired first. */
     private void abandoned(Waiter waiter) {
-        if (waiter.state.compareAndSet(WAITING, EXPIRED)) {
-            queue.remove(waiter);
-            size.decrementAndGet();
-            waiter.permits.waiterLeft();
-            Scheduler.Cancellable timer = waiter.timer;
-            if (timer != null) {
-                timer.cancel();
-            }
-        }
+        leave(waiter, EXPIRED);
     }
 
     private void expire(Waiter waiter) {
-        if (waiter.state.compareAndSet(WAITING, EXPIRED)) {
-            queue.remove(waiter);
-            size.decrementAndGet();
-            waiter.permits.waiterLeft();
+        if (leave(waiter, EXPIRED)) {
             waiter.future.completeExceptionally(waiter.refusal.get());
         }
+    }
+
+    /**
+     * Takes {@code waiter} out of the queue with {@code outcome} (granted or expired) if it is still
+     * waiting, and disarms its timer (a no-op when the timer is what expired it); false if another
+     * outcome came first. The one place a waiter leaves, so the queue, the size and the gate's waiter
+     * count move together.
+     */
+    private boolean leave(Waiter waiter, int outcome) {
+        if (!waiter.state.compareAndSet(WAITING, outcome)) {
+            return false;
+        }
+        queue.remove(waiter);
+        size.decrementAndGet();
+        waiter.permits.waiterLeft();
+        Scheduler.Cancellable timer = waiter.timer;
+        if (timer != null) {
+            timer.cancel();
+        }
+        return true;
     }
 
     private boolean handOff(Runnable completion) {
