@@ -69,8 +69,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Cost.</b> A deposit is one CAS on a striped counter and no clock read (plus a thread-local
  * read through {@link Retry}, for the nesting rule); a withdrawal reads the ticker, 20 to 41 buckets
  * of the withdrawals and 20 to 40 buckets per stripe of the deposits, and CASes one. No allocation
- * after construction; memory: 512 bytes per deposit stripe (twice the processors, at most 16) plus
- * 512 for the withdrawals, so 2.5 KB on a 2-core machine and 8.5 KB from 8 cores.
+ * after construction; memory: 512 bytes per deposit stripe (twice the processors, at most 16), 128
+ * bytes of padding around them, and 512 for the withdrawals, so 2.6 KB on a 2-core machine and 8.6 KB
+ * from 8 cores.
  *
  * <p>Users with their own retry loop call {@link #onRequestStart()}, {@link #tryRetry()} (or
  * {@link #tryRetry(int)} for several at once), {@link #onRetryEnd()} and {@link #onRequestEnd()}.
