@@ -236,17 +236,25 @@ public final class RetryBudget {
         // Withdrawals are counted for at least the ttl, deposits for at most the ttl (see the class doc).
         while (true) {
             long now = ticker.read(); // re-read on each try: a CAS also fails for a reading a ring stale
-            long raw = withdrawals.raw(now);
-            if (!unlimited) {
-                long withdrawn = withdrawals.sum(now);
-                double allowance = ratio * deposits.sumWithin(now) + reserve;
-                if (withdrawn + n > allowance) {
-                    if (limitsConcurrency) {
-                        retriesInFlight.addAndGet(-n);
-                    }
-                    refusals.increment();
-                    return false;
+            if (unlimited) {
+                if (withdrawals.tryAdd(now, withdrawals.raw(now), n)) {
+                    return true;
                 }
+                continue;
+            }
+            // The older buckets and the deposits first, the current bucket last: the CAS validates only
+            // what changed since that last read. (Read first, it made the whole summation the window in
+            // which another thread's withdrawal fails the CAS: two threads retrying at once then failed
+            // most of their CASes, and each withdrawal summed several times.)
+            long older = withdrawals.sumBeforeCurrent(now);
+            double allowance = ratio * deposits.sumWithin(now) + reserve;
+            long raw = withdrawals.raw(now);
+            if (older + withdrawals.countIn(raw, now) + n > allowance) {
+                if (limitsConcurrency) {
+                    retriesInFlight.addAndGet(-n);
+                }
+                refusals.increment();
+                return false;
             }
             if (withdrawals.tryAdd(now, raw, n)) {
                 return true;
