@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Every config class of Levee's published modules, by pattern key. The Redis configs are known when the
  * optional {@code levee-redis} is on the classpath, and looked up by name, so that without it this class
- * loads and works (docs/architecture.md, decision 42).
+ * loads and works (docs/architecture.md, decision 43).
  */
 final class ConfigPatterns {
     /** The config classes of the optional levee-redis, by name: never referenced as class literals here. */

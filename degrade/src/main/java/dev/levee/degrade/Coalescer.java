@@ -16,10 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -56,9 +57,12 @@ import org.slf4j.LoggerFactory;
  *   <li>At most {@code maxEntries} keys are in flight or held; a call for a new key beyond that runs
  *       its loader on its own (counted as {@code bypassed}, published as
  *       {@link CoalescerEvent.Bypassed}, logged at WARN at most once per 10 s), so the map cannot grow
- *       without bound and no call is refused. A call that finds the last slot reserved by a first call
- *       of its own key whose entry is not in the map yet waits for that insert and joins the flight: a
- *       key in flight is never loaded twice, at the bound either.</li>
+ *       without bound and no call is refused. A key's slot is reserved and its entry inserted in one
+ *       step under the map's lock for that key's bin ({@link ConcurrentHashMap#computeIfAbsent}), so a
+ *       call that finds no room has seen every insert of its own key: one in progress makes it wait
+ *       (for a counter CAS) and join the flight — a key in flight is never loaded twice, at the bound
+ *       either — while an insert of another key never holds it (beyond the map's own bin lock, which
+ *       a key sharing its bin takes for any insert).</li>
  * </ul>
  *
  * <p><b>Hold window and early refresh.</b> With {@code holdWindow > 0}, a successful value keeps
@@ -69,9 +73,11 @@ import org.slf4j.LoggerFactory;
  * caching: the hold window is meant to be short (its bound is one hour); use a cache for data that
  * should be reused for long.
  *
- * <p><b>Cost.</b> A leader: one map insert and removal, one future, one counter CAS and one atomic add; a joiner: one
- * map read and a wait. No ticker read without a hold window. The map holds one entry per key in
- * flight.
+ * <p><b>Cost.</b> A leader: one map insert ({@code computeIfAbsent}, which takes the key's bin lock as
+ * any insert does) and removal, one future, two CAS (the count, the claim) and one atomic add; a
+ * joiner: one map read, one volatile read and a wait. A call that bypasses takes the key's bin lock
+ * too (it must see an insert of its own key in progress). No ticker read without a hold window. The
+ * map holds one entry per key in flight.
  *
  * @param <K> the key type; needs {@code equals} and {@code hashCode}
  * @param <V> the value type
@@ -95,14 +101,16 @@ public final class Coalescer<K, V> {
 
     private final ConcurrentHashMap<K, Flight<V>> flights = new ConcurrentHashMap<>();
     /**
-     * Two counts in one word, so one read sees both: the low 32 bits count the entries present plus
-     * the inserts in progress (never above maxEntries); the high 32 bits count the inserts in progress
-     * alone (a leader between its reservation and its insert). A call that finds no room waits for the
-     * inserts in progress before it bypasses, as one of them may be for its own key.
+     * The entries present plus those being inserted under their bins' locks (never above maxEntries):
+     * taken inside the map's {@code computeIfAbsent} for the key, given back after the entry's removal.
      */
-    private final AtomicLong reservations = new AtomicLong();
-    private static final long ONE_INSERT = 1L << 32;
-    private static final int SPINS_BEFORE_YIELD = 64;
+    private final AtomicInteger reservations = new AtomicInteger();
+    /**
+     * Runs under the map's lock for the key's bin, only when the key has no entry: reserves a slot and
+     * makes the flight, or returns null (no room: the call bypasses). A field, so a miss allocates no
+     * lambda; the flight is made only with room.
+     */
+    private final Function<K, @Nullable Flight<V>> newFlightIfRoom = key -> reserve() ? newFlight() : null;
 
     private final LongAdder loads = new LongAdder();
     private final LongAdder joined = new LongAdder();
@@ -206,19 +214,14 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                if (reserve()) {
-                    Flight<V> mine = new Flight<>(); // only with room: a bypassing call allocates none
-                    flight = insert(key, mine);
-                    if (flight == null) {
-                        return lead(key, mine, loader);
-                    }
-                } else {
-                    flight = insertedMeanwhile(key);
-                    if (flight == null) {
-                        bypass();
-                        return loader.get();
-                    }
+                flight = flights.computeIfAbsent(key, newFlightIfRoom);
+                if (flight == null) {
+                    bypass();
+                    return loader.get();
                 }
+            }
+            if (flight.claim()) {
+                return lead(key, flight, loader);
             }
             if (isJoinable(flight)) {
                 joined.increment();
@@ -253,20 +256,15 @@ public final class Coalescer<K, V> {
         while (true) {
             Flight<V> flight = flights.get(key);
             if (flight == null) {
-                if (reserve()) {
-                    Flight<V> mine = new Flight<>(); // only with room: a bypassing call allocates none
-                    flight = insert(key, mine);
-                    if (flight == null) {
-                        leadAsync(key, mine, loader);
-                        return follow(mine.future);
-                    }
-                } else {
-                    flight = insertedMeanwhile(key);
-                    if (flight == null) {
-                        bypass();
-                        return follow(start(loader));
-                    }
+                flight = flights.computeIfAbsent(key, newFlightIfRoom);
+                if (flight == null) {
+                    bypass();
+                    return follow(start(loader));
                 }
+            }
+            if (flight.claim()) {
+                leadAsync(key, flight, loader);
+                return follow(flight.future);
             }
             if (isJoinable(flight)) {
                 joined.increment();
@@ -281,7 +279,7 @@ public final class Coalescer<K, V> {
                 // Stale-while-revalidate: this caller starts the reload and is served the held value.
                 refreshedEarly(now);
                 Flight<V> old = flight;
-                Flight<V> fresh = new Flight<>();
+                Flight<V> fresh = Flight.claimed();
                 long startNanos = ticker.read();
                 start(loader).whenComplete((value, error) -> finishRefresh(key, old, fresh, value, error, startNanos));
             } else {
@@ -387,10 +385,10 @@ public final class Coalescer<K, V> {
             old.refreshing = 0; // the Error goes to this caller unchanged; a later caller may refresh early again
             throw error;
         } catch (Throwable failure) {
-            finishRefresh(key, old, new Flight<>(), null, failure, start);
+            finishRefresh(key, old, Flight.claimed(), null, failure, start);
             return old.future.getNow(null);
         }
-        finishRefresh(key, old, new Flight<>(), value, null, start);
+        finishRefresh(key, old, Flight.claimed(), value, null, start);
         return value;
     }
 
@@ -440,64 +438,31 @@ public final class Coalescer<K, V> {
         }
     }
 
-    /** Reserves room for one entry and marks an insert in progress; false if the map is full. */
+    /**
+     * Reserves room for one entry; false if the map is full. Called only under the map's lock for the
+     * key's bin, with the key absent, so the reservation and the insert are one step to every call of
+     * that key.
+     */
     private boolean reserve() {
         while (true) {
-            long current = reservations.get();
-            if (entries(current) >= maxEntries) {
+            int current = reservations.get();
+            if (current >= maxEntries) {
                 return false;
             }
-            if (reservations.compareAndSet(current, current + ONE_INSERT + 1)) {
+            if (reservations.compareAndSet(current, current + 1)) {
                 return true;
             }
         }
     }
 
-    /**
-     * The insert a successful {@link #reserve()} began: puts {@code mine} for the key unless a flight is
-     * there, then ends the insert in progress, in a {@code finally} (a map that throws must not leave
-     * an insert marked in progress, or every call at the bound would wait for it). A lost or failed
-     * insert gives its room back.
-     *
-     * @return null if {@code mine} went in, else the flight already there
-     */
-    private @Nullable Flight<V> insert(K key, Flight<V> mine) {
-        Flight<V> existing = mine; // stays non-null if putIfAbsent throws: counted as a lost insert
+    /** A flight for a reserved slot; gives the slot back if it cannot be made (the map stays unchanged). */
+    private Flight<V> newFlight() {
         try {
-            existing = flights.putIfAbsent(key, mine);
-            return existing;
-        } finally {
-            reservations.addAndGet(existing == null ? -ONE_INSERT : -ONE_INSERT - 1);
+            return new Flight<>(); // only with room: a bypassing call allocates none
+        } catch (Throwable t) {
+            reservations.decrementAndGet();
+            throw t;
         }
-    }
-
-    /**
-     * A call found no room: before it bypasses, it waits for the inserts in progress, since the room
-     * may be reserved by a leader of its own key whose entry is not in the map yet (bypassing then
-     * would run a second load of a key in flight). Spins only at the bound, and only while another
-     * call is between its reservation and its insert (a few instructions).
-     *
-     * @return the key's entry if one appeared; null once no insert is in progress and there is none,
-     *     so bypassing is right
-     */
-    private @Nullable Flight<V> insertedMeanwhile(K key) {
-        int spins = 0;
-        while (true) {
-            long current = reservations.get(); // read before the map: an insert it shows ended is visible there
-            Flight<V> flight = flights.get(key);
-            if (flight != null || current >>> 32 == 0) {
-                return flight;
-            }
-            if (++spins > SPINS_BEFORE_YIELD) {
-                Thread.yield();
-            } else {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    private static int entries(long reservations) {
-        return (int) reservations;
     }
 
     private void discard(K key, Flight<V> flight) {
@@ -551,17 +516,39 @@ public final class Coalescer<K, V> {
         return "Coalescer[" + name + ", entries=" + size() + "]";
     }
 
-    /** One key's load: in flight until its future completes; then held for the window, if any. */
+    /**
+     * One key's load: in flight until its future completes; then held for the window, if any. The
+     * call that claims it runs the load: the call whose {@code computeIfAbsent} made it, unless another
+     * call that found it claims it first (any one of them leading is right; a flight never stays
+     * unclaimed if the call that made it throws before claiming).
+     */
     private static final class Flight<V> {
         @SuppressWarnings("rawtypes")
         static final AtomicIntegerFieldUpdater<Flight> REFRESHING =
                 AtomicIntegerFieldUpdater.newUpdater(Flight.class, "refreshing");
+        @SuppressWarnings("rawtypes")
+        static final AtomicIntegerFieldUpdater<Flight> CLAIMED =
+                AtomicIntegerFieldUpdater.newUpdater(Flight.class, "claimed");
 
         final CompletableFuture<V> future = new CompletableFuture<>();
+        /** 1 once a call has taken on the load (a refreshed flight is made with its value, claimed). */
+        volatile int claimed;
         /** 1 while one caller refreshes this held value early; a field updater saves an object per flight. */
         volatile int refreshing;
         /** Written before the future completes (happens-before every reader that sees it done). */
         long completedNanos;
         long loadNanos;
+
+        /** A flight whose value a refresh supplies: nobody is to load it. */
+        static <V> Flight<V> claimed() {
+            Flight<V> flight = new Flight<>();
+            flight.claimed = 1;
+            return flight;
+        }
+
+        /** True for exactly one call: the one that runs this flight's load. A read first spares joiners the CAS. */
+        boolean claim() {
+            return claimed == 0 && CLAIMED.compareAndSet(this, 0, 1);
+        }
     }
 }
