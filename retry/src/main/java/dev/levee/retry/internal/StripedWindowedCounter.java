@@ -32,9 +32,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code published} and writing drops its event instead of overwriting a newer bucket (it compares
  * with {@code published}, no clock read).
  *
- * <p>Cost: no allocation after construction; {@link #increment()} is a read of the current thread's id
- * (its stripe, {@code ThreadStripe}), a volatile read, one CAS (plus one ticker read per {@value #REFRESH_EVERY} events of
- * one slot); {@link #sumWithin(long)} reads 20 to 40 slots per stripe.
+ * <p>Cost: no allocation after construction; {@link #increment()} is a read of the current thread's
+ * id (its stripe, {@code ThreadStripe}), a volatile read and one CAS (plus one ticker read per
+ * {@value #REFRESH_EVERY} events of one slot); {@link #sumWithin(long)} reads 20 to 40 slots per stripe.
  */
 public final class StripedWindowedCounter {
     /** A writer refreshes the published epoch after this many events in one slot (a power of two). */

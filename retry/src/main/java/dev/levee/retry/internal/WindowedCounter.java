@@ -180,7 +180,7 @@ public final class WindowedCounter {
     }
 
     /**
-     * {@link #sum(long)} without the current bucket: the events of the {@code n} buckets before it. A
+     * {@link #sum(long)} without the current bucket: the events of the {@link #buckets()} buckets before it. A
      * caller that validates its decision with {@link #tryAdd} reads these first and the current bucket
      * last ({@link #raw(long)}, {@link #countIn(long, long)}), so that the CAS covers only what changed
      * since that last read.
