@@ -149,13 +149,24 @@ class ConfigurationDocTest {
         assertThat(checked).isGreaterThan(100);
     }
 
-    /** A field of a config: its accessor, or for a nested field ({@code rateLimit}) the nested config's. */
+    /**
+     * A field of a config: its accessor ({@code <field>()}, else {@code <field>Nanos()} for a duration a
+     * config keeps in nanoseconds), or for a nested field ({@code rateLimit}) the nested config's.
+     */
     static Object read(Class<?> type, Object config, String field) throws ReflectiveOperationException {
         BuilderIntrospection.Setter setter = BuilderIntrospection.of(type).setter(field);
         if (setter != null && setter.nested() != null) {
             Object inner = type.getMethod(setter.nested().owner()).invoke(config);
-            return inner.getClass().getMethod(setter.nested().setter().field()).invoke(inner);
+            return accessor(inner.getClass(), setter.nested().setter().field()).invoke(inner);
         }
-        return type.getMethod(field).invoke(config);
+        return accessor(type, field).invoke(config);
+    }
+
+    private static java.lang.reflect.Method accessor(Class<?> type, String field) throws NoSuchMethodException {
+        try {
+            return type.getMethod(field);
+        } catch (NoSuchMethodException e) {
+            return type.getMethod(field + "Nanos");
+        }
     }
 }

@@ -61,9 +61,12 @@ public final class RedisServer implements AutoCloseable {
         for (int attempt = 0; attempt < 10; attempt++) {
             // A cluster node also listens on port + 10000 (its bus), which must be a valid, free port.
             int port = cluster ? freeClusterPort() : freePort();
-            Path dir = Paths.get("target", "redis-" + port).toAbsolutePath();
             try {
-                Files.createDirectories(dir);
+                // A directory of its own for each start, never reused: a cluster node reads the
+                // nodes.conf it finds there, and one left by an earlier run on the same port would come
+                // back with that run's slots ("ERR Slot 0 is already busy").
+                Path parent = Files.createDirectories(Paths.get("target").toAbsolutePath());
+                Path dir = Files.createTempDirectory(parent, "redis-" + port + "-");
                 return new RedisServer(port, dir, List.of(extra));
             } catch (IOException e) {
                 last = e;

@@ -286,7 +286,12 @@ public final class BuilderIntrospection {
             return null;
         }
         try {
-            Method accessor = defaults.getClass().getMethod(field);
+            Method accessor;
+            try {
+                accessor = defaults.getClass().getMethod(field);
+            } catch (NoSuchMethodException e) {
+                return durationOfNanosAccessor(defaults, field);
+            }
             if (accessor.getParameterCount() != 0 || Modifier.isStatic(accessor.getModifiers())) {
                 return null;
             }
@@ -304,6 +309,27 @@ public final class BuilderIntrospection {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The default of a duration field whose config exposes it only as {@code <field>Nanos()} (a
+     * {@code long}, as configs on a hot path keep it). Null when there is no such accessor, or when its
+     * value is negative or {@code Long.MAX_VALUE}: configs use those for "unset" or "unbounded", which a
+     * duration cannot say.
+     */
+    private static @Nullable String durationOfNanosAccessor(Object defaults, String field)
+            throws ReflectiveOperationException {
+        Method nanos;
+        try {
+            nanos = defaults.getClass().getMethod(field + "Nanos");
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+        if (nanos.getReturnType() != long.class || nanos.getParameterCount() != 0 || Modifier.isStatic(nanos.getModifiers())) {
+            return null;
+        }
+        long value = (long) nanos.invoke(defaults);
+        return value < 0 || value == Long.MAX_VALUE ? null : Durations.format(Duration.ofNanos(value));
     }
 
     private static Object invokeForResult(Method method, @Nullable Object target) {
