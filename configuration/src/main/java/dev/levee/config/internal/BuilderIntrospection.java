@@ -314,8 +314,9 @@ public final class BuilderIntrospection {
     /**
      * The default of a duration field whose config exposes it only as {@code <field>Nanos()} (a
      * {@code long}, as configs on a hot path keep it). Null when there is no such accessor, or when its
-     * value is negative or {@code Long.MAX_VALUE}: configs use those for "unset" or "unbounded", which a
-     * duration cannot say.
+     * value is 0, negative or {@code Long.MAX_VALUE}: configs use those for "unset", "none" or
+     * "unbounded" (a retry's {@code maxDuration} of 0 is no limit, and {@code 0s} is refused as a
+     * value), which the number alone cannot tell from a real duration.
      */
     private static @Nullable String durationOfNanosAccessor(Object defaults, String field)
             throws ReflectiveOperationException {
@@ -329,7 +330,7 @@ public final class BuilderIntrospection {
             return null;
         }
         long value = (long) nanos.invoke(defaults);
-        return value < 0 || value == Long.MAX_VALUE ? null : Durations.format(Duration.ofNanos(value));
+        return value <= 0 || value == Long.MAX_VALUE ? null : Durations.format(Duration.ofNanos(value));
     }
 
     private static Object invokeForResult(Method method, @Nullable Object target) {
