@@ -9,6 +9,7 @@ import dev.levee.core.Deadline;
 import dev.levee.core.Gate;
 import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
+import dev.levee.core.Pipeline;
 import dev.levee.core.ShedException;
 import dev.levee.loadshed.CoDelGateTest.Slots;
 import dev.levee.loadshed.queue.CoDelQueueConfig;
@@ -355,6 +356,41 @@ class CoDelGateAsyncTest {
         assertThat(g.inFlight()).isZero();
         assertThatThrownBy(() -> g.onSuccess(1)).as("nothing left to return: the permit went back once")
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    /** What an asynchronous server runs: {@code Pipeline.executeAsync} waits in the queue, then calls and returns the permit. */
+    @Test
+    void pipelineExecuteAsyncWaitsForAPermitThenCallsAndReturnsIt() {
+        Slots slots = new Slots(ticker, 1);
+        CoDelGate g = gate(slots, 10, true, Duration.ofSeconds(1), INLINE);
+        assertThat(g.tryAcquire()).isTrue();
+        AtomicInteger calls = new AtomicInteger();
+        CompletableFuture<String> response = new CompletableFuture<>();
+
+        CompletableFuture<String> out = Pipeline.of(g).executeAsync(() -> {
+            calls.incrementAndGet();
+            return response;
+        }).toCompletableFuture();
+        assertThat(calls).as("waiting, not refused").hasValue(0);
+        assertThat(g.waitingCount()).isEqualTo(1);
+
+        g.onSuccess(1); // the holder leaves: the queued handler runs
+        assertThat(calls).hasValue(1);
+        assertThat(slots.out.get()).isEqualTo(1);
+        response.complete("ok");
+        assertThat(out).isCompletedWithValue("ok");
+        assertThat(slots.out.get()).as("the permit came back with the response").isZero();
+        assertThat(g.inFlight()).isZero();
+
+        assertThat(g.tryAcquire()).isTrue();
+        CompletableFuture<String> refused = Pipeline.of(g).executeAsync(() -> {
+            calls.incrementAndGet();
+            return response;
+        }).toCompletableFuture();
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(refused).isCompletedExceptionally();
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(ShedException.class);
+        assertThat(calls).as("a refused handler never runs").hasValue(1);
     }
 
     @Test
