@@ -30,6 +30,11 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@link #twoNanoTimesAndAdd(PerThread)} — two clock readings and one atomic add: the floor of a
  *       breaker with a slow-call rule around a call (the latency needs a reading before and after; the
  *       outcome is one atomic add on the window);</li>
+ *   <li>{@link #twoNanoTimesAndFiveCas(PerThread)} — two clock readings and five uncontended atomic
+ *       read-modify-writes on this thread's own words: the floor of the pipeline of four around a call
+ *       that succeeds, as Levee and resilience4j build it (the retry's success counter, the retry
+ *       budget's deposit, the limiter's commit, the bulkhead's enter and leave; a breaker whose window
+ *       holds only fast successes writes nothing; the breaker's slow-call rule needs both readings);</li>
  *   <li>{@link #contendedCas()} — the same CAS on one {@link AtomicLong} shared by every benchmark
  *       thread: not a floor but the price of sharing one cache line, which every gate with a single
  *       shared state word pays at 2 and 4 threads. It explains the multi-threaded rows of the other
@@ -57,6 +62,9 @@ public class FloorBenchmark {
     public static class PerThread {
         final AtomicLong word = new AtomicLong();
         final AtomicInteger count = new AtomicInteger();
+        /** Two more words, for the pipeline floor's budget deposit and success counter. */
+        final AtomicLong deposit = new AtomicLong();
+        final AtomicLong successes = new AtomicLong();
     }
 
     /** One counter shared by all benchmark threads. */
@@ -128,6 +136,31 @@ public class FloorBenchmark {
         long start = System.nanoTime();
         long latency = System.nanoTime() - start;
         return mine.count.getAndAdd(latency > 60_000_000_000L ? 2 : 1);
+    }
+
+    /**
+     * A reading before the call, five atomic read-modify-writes, a reading after: the floor of a pipeline
+     * of four (retry with a budget, breaker, limiter, bulkhead) around a call that succeeds.
+     *
+     * @param mine this thread's words
+     * @return whether every CAS succeeded, and the latency's sign, so nothing can be eliminated
+     */
+    @Benchmark
+    public boolean twoNanoTimesAndFiveCas(PerThread mine) {
+        long start = System.nanoTime();
+        AtomicLong deposit = mine.deposit;
+        long d = deposit.get();
+        boolean ok = deposit.compareAndSet(d, d + 1);
+        AtomicLong limit = mine.word;
+        long l = limit.get();
+        ok &= limit.compareAndSet(l, Math.max(l, start) + 1);
+        AtomicInteger count = mine.count;
+        int in = count.get();
+        ok &= count.compareAndSet(in, in + 1);
+        int out = count.get();
+        ok &= count.compareAndSet(out, out - 1);
+        mine.successes.getAndIncrement();
+        return ok & System.nanoTime() - start >= 0;
     }
 
     /**

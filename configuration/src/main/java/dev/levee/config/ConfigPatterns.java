@@ -34,9 +34,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
-/** Every config class of Levee's published modules, by pattern key. */
+/**
+ * Every config class of Levee's published modules, by pattern key. The Redis configs are known when the
+ * optional {@code levee-redis} is on the classpath, and looked up by name, so that without it this class
+ * loads and works (docs/architecture.md, decision 43).
+ */
 final class ConfigPatterns {
+    /** The config classes of the optional levee-redis, by name: never referenced as class literals here. */
+    static final List<String> OPTIONAL = List.of(
+            "dev.levee.redis.ratelimiter.RedisRateLimiterConfig",
+            "dev.levee.redis.idempotency.RedisIdempotencyStoreConfig");
+
     static final Map<String, Class<?>> KNOWN;
 
     static {
@@ -54,10 +64,25 @@ final class ConfigPatterns {
                 IdempotencyGuardConfig.class)) {
             known.put(patternOf(type), type);
         }
+        for (String optional : OPTIONAL) {
+            Class<?> type = loadIfPresent(optional);
+            if (type != null) {
+                known.put(patternOf(type), type);
+            }
+        }
         KNOWN = Collections.unmodifiableMap(known);
     }
 
     private ConfigPatterns() {}
+
+    /** The class if its module is on the classpath (not initialised), else null. */
+    static @Nullable Class<?> loadIfPresent(String className) {
+        try {
+            return Class.forName(className, false, ConfigPatterns.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return null;
+        }
+    }
 
     static String patternOf(Class<?> configType) {
         String simple = configType.getSimpleName();

@@ -1,6 +1,7 @@
 package dev.levee.config;
 
 import dev.levee.config.internal.BuilderIntrospection;
+import dev.levee.config.internal.BuilderIntrospection.Nested;
 import dev.levee.config.internal.BuilderIntrospection.Setter;
 import dev.levee.config.internal.ValueKind;
 import dev.levee.core.InvalidConfigException;
@@ -46,7 +47,11 @@ import java.util.function.BiFunction;
  * {@code levee.<pattern>.default.*} values, then the name's own. Every scalar setter is a key (numbers,
  * booleans, durations, enums, strings) and every no-argument switch ({@code retryAll},
  * {@code unlimitedAttempts}) is a key set to {@code true}; setters taking objects (tickers, executors,
- * predicates) are code-only. {@code docs/configuration.md} lists every key with its type and default.
+ * predicates, connections) are code-only. A setter taking another Levee config (a Redis limiter's
+ * {@code rate}, a store's {@code storeBreaker}) is code-only as an object, and each scalar field of that
+ * config is a key named {@code <setter><Field>} ({@code rateLimit}, {@code storeBreakerWaitDurationInOpen}),
+ * starting from the outer config's default for it. {@code docs/configuration.md} lists every key with
+ * its type and default.
  *
  * <p><b>Values.</b> Durations: a number and a unit ({@code 500ms}, {@code 5s}, {@code 1.5s},
  * {@code 2m}, {@code 1h}, {@code 1d}, {@code 250us}, {@code 100ns}) or ISO-8601 ({@code PT5S}); a bare
@@ -100,8 +105,13 @@ public final class LeveeProperties {
             BuilderIntrospection builder = BuilderIntrospection.of(configType);
             if (builder.setter(field) == null) {
                 List<String> fields = builder.setters().stream().map(Setter::field).toList();
-                String hint = builder.codeOnly().stream().anyMatch(m -> BuilderIntrospection.normalize(m)
-                        .equals(BuilderIntrospection.normalize(field))) ? " (" + field + " takes an object: set it in code)" : "";
+                String hint = "";
+                if (builder.codeOnly().stream().anyMatch(m -> BuilderIntrospection.normalize(m).equals(BuilderIntrospection.normalize(field)))) {
+                    boolean hasFields = builder.setters().stream().anyMatch(s -> s.nested() != null
+                            && BuilderIntrospection.normalize(s.nested().owner()).equals(BuilderIntrospection.normalize(field)));
+                    hint = " (" + field + " takes an object: set it in code" + (hasFields ? ", or its fields as the keys "
+                            + field + "<Field>" : "") + ")";
+                }
                 throw new InvalidConfigException(POLICY, key, "a field of " + configType.getSimpleName() + hint + ", one of "
                         + fields, field);
             }
@@ -194,6 +204,8 @@ public final class LeveeProperties {
         merged.putAll(names.getOrDefault(name, Map.of()));
         String policy = configType.getSimpleName() + " '" + name + "'";
         Object b = builder.newBuilder();
+        Map<String, Object> nestedBuilders = new LinkedHashMap<>();     // owner -> the nested config's builder
+        Map<String, Nested> nestedFields = new LinkedHashMap<>();       // owner -> any of its fields
         for (Map.Entry<String, Entry> e : merged.entrySet()) {
             Setter setter = Objects.requireNonNull(builder.setter(e.getKey()));
             Entry entry = e.getValue();
@@ -212,18 +224,55 @@ public final class LeveeProperties {
                 continue;
             }
             try {
-                builder.set(b, setter, value);
+                Nested nested = setter.nested();
+                if (nested == null) {
+                    builder.set(b, setter, value);
+                } else {
+                    nestedFields.putIfAbsent(nested.owner(), nested);
+                    Object nb = nestedBuilders.computeIfAbsent(nested.owner(), o -> builder.newNestedBuilder(nested));
+                    nested.inner().set(nb, nested.setter(), value);
+                }
             } catch (InvalidConfigException refused) {
                 throw rename(refused, policy, entry.key(), pattern, name);
+            }
+        }
+        // A nested config (a Redis limiter's rate, a store's breaker) is built from its keys, then given whole.
+        for (Map.Entry<String, Object> e : nestedBuilders.entrySet()) {
+            Nested nested = Objects.requireNonNull(nestedFields.get(e.getKey()));
+            Object config;
+            try {
+                config = nested.inner().build(e.getValue());
+            } catch (InvalidConfigException refused) {
+                throw rename(refused, policy, keyOf(merged, pattern, name, nested.owner() + "." + refused.field()), pattern, name);
+            }
+            try {
+                builder.setNested(b, nested, config);
+            } catch (InvalidConfigException refused) {
+                throw rename(refused, policy, keyOf(merged, pattern, name, refused.field()), pattern, name);
             }
         }
         try {
             return configType.cast(builder.build(b));
         } catch (InvalidConfigException refused) {
-            Entry entry = merged.get(BuilderIntrospection.normalize(refused.field()));
-            String key = entry != null ? entry.key() : PREFIX + pattern + "." + name + "." + refused.field();
-            throw rename(refused, policy, key, pattern, name);
+            throw rename(refused, policy, keyOf(merged, pattern, name, refused.field()), pattern, name);
         }
+    }
+
+    /** The key that supplied a field a builder refused (the name's own or the inherited default one). */
+    private static String keyOf(Map<String, Entry> merged, String pattern, String name, String refusedField) {
+        Entry entry = merged.get(BuilderIntrospection.normalize(refusedField));
+        if (entry != null) {
+            return entry.key();
+        }
+        // Not set by a key (a cross-field rule, or a default): name the key the field would have.
+        String[] parts = refusedField.split("\\.");
+        StringBuilder field = new StringBuilder(parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            if (!parts[i].isEmpty()) {
+                field.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
+            }
+        }
+        return PREFIX + pattern + "." + name + "." + field;
     }
 
     /**

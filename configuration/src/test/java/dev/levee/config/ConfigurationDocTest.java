@@ -1,5 +1,6 @@
 package dev.levee.config;
 
+import dev.levee.config.internal.BuilderIntrospection;
 import dev.levee.testing.PublishedTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -29,7 +30,8 @@ class ConfigurationDocTest {
 
     /** Fields valid only together with another value (a cross-field rule of the builder). */
     private static final Map<String, Map<String, String>> TOGETHER_WITH = Map.of(
-            "ratelimiter.initialTokens", Map.of("algorithm", "TOKEN_BUCKET"));    // GCRA refuses initial tokens
+            "ratelimiter.initialTokens", Map.of("algorithm", "TOKEN_BUCKET"),     // GCRA refuses initial tokens
+            "redisratelimiter.rateInitialTokens", Map.of("rateAlgorithm", "TOKEN_BUCKET"));
 
     static String render() {
         StringBuilder out = new StringBuilder();
@@ -133,8 +135,8 @@ class ConfigurationDocTest {
             try {
                 Object bound = LeveeProperties.of(keys).config(type, "x");
                 Object defaults = type.getMethod("defaults").invoke(null);
-                Object got = type.getMethod(field).invoke(bound);
-                Object expected = type.getMethod(field).invoke(defaults);
+                Object got = read(type, bound, field);
+                Object expected = read(type, defaults, field);
                 if (!String.valueOf(got).equals(String.valueOf(expected))) {
                     failures.add(pattern + "." + field + ": " + got + " != " + expected);
                 }
@@ -145,5 +147,15 @@ class ConfigurationDocTest {
         }
         assertThat(failures).isEmpty();
         assertThat(checked).isGreaterThan(100);
+    }
+
+    /** A field of a config: its accessor, or for a nested field ({@code rateLimit}) the nested config's. */
+    static Object read(Class<?> type, Object config, String field) throws ReflectiveOperationException {
+        BuilderIntrospection.Setter setter = BuilderIntrospection.of(type).setter(field);
+        if (setter != null && setter.nested() != null) {
+            Object inner = type.getMethod(setter.nested().owner()).invoke(config);
+            return inner.getClass().getMethod(setter.nested().setter().field()).invoke(inner);
+        }
+        return type.getMethod(field).invoke(config);
     }
 }

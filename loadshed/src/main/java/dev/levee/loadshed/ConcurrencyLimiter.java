@@ -13,6 +13,7 @@ import dev.levee.core.Subscription;
 import dev.levee.core.Ticker;
 import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.BoundedCounter;
+import dev.levee.core.internal.ThreadStripe;
 import dev.levee.core.internal.Validate;
 import dev.levee.core.internal.Waits;
 import dev.levee.loadshed.internal.SampleCell;
@@ -444,7 +445,7 @@ public final class ConcurrencyLimiter implements Gate {
      * so threads with consecutive ids never share one.
      */
     private void sampleContended(SampleCell[] cs, long now, long rtt, boolean drop) {
-        int count = cs[(int) Thread.currentThread().getId() & (cs.length - 1)].add(rtt, drop);
+        int count = cs[ThreadStripe.of(cs.length - 1)].add(rtt, drop);
         Writer w = writer;
         if (count < BATCH && !drop && now - (long) LAST_APPLY.getOpaque(w) < BATCH_MAX_AGE_NANOS) {
             return;

@@ -74,8 +74,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Model.</b> {@link #bind(Object)} finds the pattern's own {@code XMetricsBinder} for the
  * object's type (circuit breaker, retry, hedge, replica set, bulkhead, rate limiter and keyed rate limiter, timeout,
  * concurrency limiter, client throttle, shedders, measured queues, goodput, fallbacks, coalescers,
- * degradation levels, health checkers, watchdogs and health endpoints) and binds it, so the meters are
- * exactly the ones each pattern documents. {@link #bindAll(Object...)} takes any mix of policies,
+ * degradation levels, health checkers, watchdogs and health endpoints; and, when {@code levee-redis}
+ * is on the classpath, Redis rate limiters, keyed Redis rate limiters and Redis idempotency stores) and
+ * binds it, so the meters are exactly the ones each pattern documents. {@link #bindAll(Object...)} takes any mix of policies,
  * {@link Iterable}s of them and core {@link PolicyRegistry}s; a registry's current policies are bound
  * now and every policy it creates later is bound when created. {@code docs/metrics.md} lists every
  * meter.
@@ -102,14 +103,43 @@ public final class LeveeMeters {
     private static final String POLICY = "LeveeMeters";
 
     /** One row of the binder table: the policy type, its pattern's metric prefix, its binder. */
-    private record Binding<T>(Class<T> type, String pattern, Function<T, MeterBinder> binder) {
+    record Binding<T>(Class<T> type, String pattern, Function<T, MeterBinder> binder) {
         MeterBinder binderFor(Object policy) {
             return binder.apply(type.cast(policy));
         }
     }
 
-    // First match wins: specific types before the interfaces they also implement.
-    private static final List<Binding<?>> BINDINGS = List.of(
+    /** Loaded to tell whether the optional {@code levee-redis} (and the Lettuce it needs) is on the classpath. */
+    private static final List<String> REDIS_PROBES = List.of("dev.levee.redis.ratelimiter.RedisRateLimiter",
+            "dev.levee.redis.idempotency.RedisIdempotencyStore", "io.lettuce.core.api.StatefulRedisConnection");
+
+    private static List<Binding<?>> bindings() {
+        List<Binding<?>> rows = new ArrayList<>();
+        if (redisPresent()) {
+            rows.addAll(RedisBindings.rows());
+        }
+        rows.addAll(CORE_BINDINGS);
+        return List.copyOf(rows);
+    }
+
+    /**
+     * Whether {@code levee-redis} is on the classpath (an optional dependency of this module). Without it,
+     * {@link RedisBindings} is never loaded, so no Redis type is ever resolved.
+     */
+    static boolean redisPresent() {
+        ClassLoader loader = LeveeMeters.class.getClassLoader();
+        for (String probe : REDIS_PROBES) {
+            try {
+                Class.forName(probe, false, loader);
+            } catch (ClassNotFoundException | LinkageError absent) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The rows of the modules this one always depends on; first match wins, specific types first. */
+    private static final List<Binding<?>> CORE_BINDINGS = List.of(
             new Binding<>(CircuitBreaker.class, "circuitbreaker", CircuitBreakerMetricsBinder::new),
             new Binding<>(Retry.class, "retry", RetryMetricsBinder::new),
             new Binding<>(Hedge.class, "hedge", HedgeMetricsBinder::new),
@@ -130,6 +160,10 @@ public final class LeveeMeters {
             new Binding<>(Watchdog.class, "health", WatchdogMetricsBinder::new),
             new Binding<>(HealthEndpoint.class, "health", HealthEndpointMetricsBinder::new),
             new Binding<>(IdempotencyGuard.class, "idempotency", IdempotencyGuardMetricsBinder::new));
+
+    // First match wins: specific types before the interfaces they also implement (the Redis rows, when
+    // levee-redis is present, come first: RedisRateLimiter is a RateLimiter with its own binder).
+    private static final List<Binding<?>> BINDINGS = bindings();
 
     private final MeterRegistry registry;
     private final boolean percentileHistogram;

@@ -17,6 +17,11 @@ import dev.levee.loadshed.Goodput;
 import dev.levee.loadshed.PidShedder;
 import dev.levee.loadshed.queue.CoDelQueue;
 import dev.levee.ratelimiter.RateLimiter;
+import dev.levee.redis.idempotency.RedisIdempotencyStore;
+import dev.levee.redis.idempotency.RedisIdempotencyStoreConfig;
+import dev.levee.redis.ratelimiter.KeyedRedisRateLimiter;
+import dev.levee.redis.ratelimiter.RedisRateLimiter;
+import dev.levee.redis.ratelimiter.RedisRateLimiterConfig;
 import dev.levee.retry.Hedge;
 import dev.levee.retry.ReplicaSet;
 import dev.levee.retry.Retry;
@@ -24,11 +29,15 @@ import dev.levee.timeout.Timeout;
 import java.time.Duration;
 import java.util.List;
 
-/** One policy of every type {@link LeveeMeters} binds (the health endpoint, which starts a server, aside). */
+/**
+ * One policy of every type {@link LeveeMeters} binds (the health endpoint, which starts a server, aside);
+ * the Redis ones on a {@link FakeRedis}, so no server is needed.
+ */
 final class AllPolicies {
     private AllPolicies() {}
 
     static List<Object> create() {
+        FakeRedis redis = new FakeRedis();
         return List.of(
                 CircuitBreaker.ofDefaults("cb"),
                 Retry.ofDefaults("retry"),
@@ -49,6 +58,10 @@ final class AllPolicies {
                 DegradationLevel.ofDefaults("level", LoadSignal.constant(0.1)),
                 HealthChecker.ofDefaults("health"),
                 Watchdog.ofDefaults("watchdog"),
-                IdempotencyGuard.ofDefaults("idempotency"));
+                IdempotencyGuard.ofDefaults("idempotency"),
+                RedisRateLimiter.of("redis-limiter", RedisRateLimiterConfig.defaults(), redis.<String, String>commands()),
+                KeyedRedisRateLimiter.<String>of("redis-keyed", RedisRateLimiterConfig.defaults(), redis.<String, String>commands(),
+                        KeyedRedisRateLimiter.DEFAULT_MAX_ENTRIES),
+                RedisIdempotencyStore.of("redis-store", RedisIdempotencyStoreConfig.defaults(), redis.<byte[], byte[]>commands()));
     }
 }

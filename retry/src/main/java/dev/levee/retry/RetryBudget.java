@@ -69,8 +69,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Cost.</b> A deposit is one CAS on a striped counter and no clock read (plus a thread-local
  * read through {@link Retry}, for the nesting rule); a withdrawal reads the ticker, 20 to 41 buckets
  * of the withdrawals and 20 to 40 buckets per stripe of the deposits, and CASes one. No allocation
- * after construction; memory: 512 bytes per deposit stripe (twice the processors, at most 16) plus
- * 512 for the withdrawals, so 2.5 KB on a 2-core machine and 8.5 KB from 8 cores.
+ * after construction; memory: 512 bytes per deposit stripe (twice the processors, at most 16), 128
+ * bytes of padding around them, and 512 for the withdrawals, so 2.6 KB on a 2-core machine and 8.6 KB
+ * from 8 cores.
  *
  * <p>Users with their own retry loop call {@link #onRequestStart()}, {@link #tryRetry()} (or
  * {@link #tryRetry(int)} for several at once), {@link #onRetryEnd()} and {@link #onRequestEnd()}.
@@ -235,17 +236,25 @@ public final class RetryBudget {
         // Withdrawals are counted for at least the ttl, deposits for at most the ttl (see the class doc).
         while (true) {
             long now = ticker.read(); // re-read on each try: a CAS also fails for a reading a ring stale
-            long raw = withdrawals.raw(now);
-            if (!unlimited) {
-                long withdrawn = withdrawals.sum(now);
-                double allowance = ratio * deposits.sumWithin(now) + reserve;
-                if (withdrawn + n > allowance) {
-                    if (limitsConcurrency) {
-                        retriesInFlight.addAndGet(-n);
-                    }
-                    refusals.increment();
-                    return false;
+            if (unlimited) {
+                if (withdrawals.tryAdd(now, withdrawals.raw(now), n)) {
+                    return true;
                 }
+                continue;
+            }
+            // The older buckets and the deposits first, the current bucket last: the CAS validates only
+            // what changed since that last read. (Read first, it made the whole summation the window in
+            // which another thread's withdrawal fails the CAS: two threads retrying at once then failed
+            // most of their CASes, and each withdrawal summed several times.)
+            long older = withdrawals.sumBeforeCurrent(now);
+            double allowance = ratio * deposits.sumWithin(now) + reserve;
+            long raw = withdrawals.raw(now);
+            if (older + withdrawals.countIn(raw, now) + n > allowance) {
+                if (limitsConcurrency) {
+                    retriesInFlight.addAndGet(-n);
+                }
+                refusals.increment();
+                return false;
             }
             if (withdrawals.tryAdd(now, raw, n)) {
                 return true;

@@ -17,13 +17,32 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a config's builder can be told from a property: its one-argument setters of a scalar type
  * (number, boolean, duration, enum, string) and its no-argument switches; everything else (tickers,
- * executors, predicates, functions) is code-only. Looked up once per config class and cached.
+ * executors, predicates, functions) is code-only. A setter taking another Levee config (the rate of a
+ * Redis limiter, the breaker around a store, the per-key bulkhead) is code-only as an object, and each
+ * scalar field of that config is a key of its own, named {@code <setter><Field>} ({@code rateLimit},
+ * {@code storeBreakerWaitDurationInOpen}): a <em>nested</em> setter, one level deep, starting from the
+ * outer config's default for that object. Looked up once per config class and cached.
  */
 public final class BuilderIntrospection {
     private static final Map<Class<?>, BuilderIntrospection> CACHE = new ConcurrentHashMap<>();
 
-    /** A settable field: the builder method, the kind of value it takes, its default. */
-    public record Setter(String field, Method method, ValueKind kind, @Nullable String defaultValue) {}
+    /**
+     * A settable field: the builder method (of the nested config's builder, for a nested field), the kind
+     * of value it takes, its default, and for a nested field where it goes.
+     */
+    public record Setter(String field, Method method, ValueKind kind, @Nullable String defaultValue, @Nullable Nested nested) {}
+
+    /**
+     * Where a nested field goes: the outer builder's setter taking the nested config, the nested
+     * config's introspection and the field's setter there.
+     *
+     * @param owner the outer setter's name, e.g. {@code rate}
+     * @param outerSetter the outer builder's method taking the nested config
+     * @param start the outer config's default for the nested config (its builder starts from it), or null
+     * @param inner the nested config's introspection
+     * @param setter the field's setter on the nested builder
+     */
+    public record Nested(String owner, Method outerSetter, @Nullable Object start, BuilderIntrospection inner, Setter setter) {}
 
     private final Class<?> configType;
     private final Method builderFactory;
@@ -67,9 +86,28 @@ public final class BuilderIntrospection {
                 }
                 continue;
             }
-            found.put(key, new Setter(m.getName(), m, kind, defaultOf(defaults, m.getName())));
+            found.put(key, new Setter(m.getName(), m, kind, defaultOf(defaults, m.getName()), null));
         }
         other.removeIf(name -> found.containsKey(normalize(name)));
+        for (Method m : methods) {
+            if (m.getParameterCount() != 1 || !isConfig(m.getParameterTypes()[0]) || m.getParameterTypes()[0] == configType
+                    || !other.contains(m.getName()) || Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            Object start = valueOf(defaults, m.getName());
+            BuilderIntrospection inner = new BuilderIntrospection(m.getParameterTypes()[0]);
+            for (Setter s : inner.setters()) {
+                if (s.nested() != null) {
+                    continue;                               // one level deep
+                }
+                String field = m.getName() + Character.toUpperCase(s.field().charAt(0)) + s.field().substring(1);
+                String key = normalize(field);
+                if (!found.containsKey(key)) {
+                    found.put(key, new Setter(field, s.method(), s.kind(), start == null ? s.defaultValue() : defaultOf(start, s.field()),
+                            new Nested(m.getName(), m, start, inner, s)));
+                }
+            }
+        }
         this.setters = found;
         this.codeOnly = List.copyOf(other);
     }
@@ -93,6 +131,36 @@ public final class BuilderIntrospection {
         List<Setter> out = new ArrayList<>(setters.values());
         out.sort(Comparator.comparing(Setter::field));
         return out;
+    }
+
+    /**
+     * A new builder of a nested config, holding the outer config's default for it.
+     *
+     * @param nested the nested field
+     * @return the nested config's builder
+     */
+    public Object newNestedBuilder(Nested nested) {
+        Object start = nested.start();
+        if (start != null) {
+            try {
+                return invokeForResult(start.getClass().getMethod("toBuilder"), start);
+            } catch (NoSuchMethodException e) {
+                // fall through: a config without toBuilder() starts from its builder's defaults
+            }
+        }
+        return nested.inner().newBuilder();
+    }
+
+    /**
+     * Gives a built nested config to the outer builder.
+     *
+     * @param builder the outer builder
+     * @param nested any nested field of that config
+     * @param config the nested config
+     * @throws InvalidConfigException as the setter throws it
+     */
+    public void setNested(Object builder, Nested nested, Object config) {
+        invoke(nested.outerSetter(), builder, new @Nullable Object[] {config});
     }
 
     /**
@@ -168,7 +236,33 @@ public final class BuilderIntrospection {
      * @return the normalized name
      */
     public static String normalize(String field) {
-        return field.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
+        // A dot never reaches here from a key (the field is after the key's last dot); it comes from a
+        // builder's own message about a nested field ("rate.algorithm"), which is the key rateAlgorithm.
+        return field.replace("-", "").replace("_", "").replace(".", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** A Levee config: its simple name ends in Config, it has a static builder() and a toBuilder(). */
+    private static boolean isConfig(Class<?> type) {
+        if (!type.getSimpleName().endsWith("Config")) {
+            return false;
+        }
+        try {
+            return Modifier.isStatic(type.getMethod("builder").getModifiers()) && type.getMethod("toBuilder") != null;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    private static @Nullable Object valueOf(@Nullable Object defaults, String accessor) {
+        if (defaults == null) {
+            return null;
+        }
+        try {
+            Method m = defaults.getClass().getMethod(accessor);
+            return m.getParameterCount() == 0 && !Modifier.isStatic(m.getModifiers()) ? m.invoke(defaults) : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static int rank(Method m) {

@@ -117,6 +117,54 @@ public final class TokenBucketLimiter extends AbstractRateLimiter implements Slo
             return origin + whole + (part + refill - 1) / refill;
         }
 
+        /**
+         * {@link #produced(long)} on the counting curve, where {@link #taken} and {@link #waitFor} need it;
+         * 0 on the time representation, which does not (so a decision divides only when it must).
+         */
+        long producedIfCounting(long now) {
+            return interval > 0 ? 0L : produced(now);
+        }
+
+        /**
+         * The state after taking {@code permits} tokens at {@code now} from state {@code s}, available or
+         * not (a debt if short): the same formula grants now and books the future.
+         * <pre>
+         *   time representation:  next = max(s, now) + n·I
+         *   counting curve:       next = max(s, produced − C) + n
+         * </pre>
+         *
+         * @param produced {@link #producedIfCounting(long)} of {@code now}
+         * @return the next state, or {@link #SEALED} if {@code permits} exceeds the capacity (it never
+         *         fits; refused before {@code n·I} can overflow)
+         */
+        long taken(long s, int permits, long now, long produced) {
+            if (permits > capacity) {
+                return SEALED;
+            }
+            return interval > 0 ? Math.max(s, now) + permits * interval : Math.max(s, produced - capacity) + permits;
+        }
+
+        /**
+         * How long a decision that moves the state to {@code next} must wait for its tokens.
+         * <pre>
+         *   time representation:  max(0, next − τ − now)
+         *   counting curve:       0 if next ≤ produced, else max(0, timeOf(next) − now)
+         * </pre>
+         *
+         * @param next what {@link #taken} returned
+         * @param produced {@link #producedIfCounting(long)} of {@code now}
+         * @return the wait in nanoseconds; {@code Long.MAX_VALUE} for a request that never fits
+         */
+        long waitFor(long next, long now, long produced) {
+            if (next == SEALED) {
+                return Long.MAX_VALUE;
+            }
+            if (interval > 0) {
+                return Math.max(0L, next - tau - now);
+            }
+            return next <= produced ? 0L : Math.max(0L, timeOf(next) - now);
+        }
+
         /** Tokens held at {@code now} in state {@code s}; negative while in debt. */
         long tokens(long s, long now) {
             if (interval > 0) {
@@ -128,14 +176,8 @@ public final class TokenBucketLimiter extends AbstractRateLimiter implements Slo
 
         /** How long until {@code n} tokens are held, from state {@code s}. */
         long retryAfter(long s, int n, long now) {
-            if (n > capacity) {
-                return Long.MAX_VALUE; // never fits in the bucket
-            }
-            if (interval > 0) {
-                return Math.max(0L, Math.max(s, now) + n * interval - tau - now);
-            }
-            long start = Math.max(s, produced(now) - capacity);
-            return Math.max(0L, timeOf(start + n) - now);
+            long produced = producedIfCounting(now);
+            return waitFor(taken(s, n, now, produced), now, produced);
         }
 
         /** How long until the bucket is full, from state {@code s}. */
@@ -211,19 +253,9 @@ public final class TokenBucketLimiter extends AbstractRateLimiter implements Slo
             Bucket b = bucket;
             // The state after taking the tokens, available or not (a debt if short): the same formula
             // grants now and books the future; the wait is read off it.
-            long next;
-            long wait;
-            if (permits > b.capacity) {
-                next = SEALED;
-                wait = Long.MAX_VALUE; // never fits; refused before n·I can overflow
-            } else if (b.interval > 0) {
-                next = Math.max(s, nowNanos) + permits * b.interval;
-                wait = Math.max(0L, next - b.tau - nowNanos);
-            } else {
-                long a = b.produced(nowNanos);
-                next = Math.max(s, a - b.capacity) + permits;
-                wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
-            }
+            long produced = b.producedIfCounting(nowNanos);
+            long next = b.taken(s, permits, nowNanos, produced);
+            long wait = b.waitFor(next, nowNanos, produced);
             if (wait > maxWaitNanos || next == SEALED) {
                 b.ctx.rejected(permits, wait, nowNanos);
                 if (into != null) {
@@ -248,7 +280,7 @@ public final class TokenBucketLimiter extends AbstractRateLimiter implements Slo
     /**
      * The same decision as {@link #tryAcquire(int, long, RateLimitDecision)} (no wait), on a key's state
      * held in a {@link KeyedStateTable} slot; this limiter is the tier's prototype (its bucket is the
-     * tier's; its own state is never touched). The formulas of {@link #decide} with no wait allowed. A
+     * tier's; its own state is never touched). The bucket's formulas, as in {@link #decide}, with no wait allowed. A
      * table's bucket never changes (a key whose rate changes is promoted first), so no seal is waited for.
      */
     @Override
@@ -261,19 +293,9 @@ public final class TokenBucketLimiter extends AbstractRateLimiter implements Slo
             if (KeyedStateTable.isSentinel(s)) {
                 return KeyedStateTable.GONE;
             }
-            long next;
-            long wait;
-            if (permits > b.capacity) {
-                next = SEALED;
-                wait = Long.MAX_VALUE;
-            } else if (b.interval > 0) {
-                next = Math.max(s, nowNanos) + permits * b.interval;
-                wait = Math.max(0L, next - b.tau - nowNanos);
-            } else {
-                long a = b.produced(nowNanos);
-                next = Math.max(s, a - b.capacity) + permits;
-                wait = next <= a ? 0L : Math.max(0L, b.timeOf(next) - nowNanos);
-            }
+            long produced = b.producedIfCounting(nowNanos);
+            long next = b.taken(s, permits, nowNanos, produced);
+            long wait = b.waitFor(next, nowNanos, produced);
             if (wait > 0L || next == SEALED) {
                 b.ctx.rejected(permits, wait, nowNanos);
                 if (into != null) {

@@ -25,7 +25,12 @@ import java.util.function.Consumer;
  * {@link KeyedRegistry} (bounded by {@code maxEntries}); their state stays in Redis until its TTL, so a
  * key that comes back continues where it was.
  *
- * <p>Thread-safe. Cost per decision: that of {@link RedisRateLimiter} plus one map lookup.
+ * <p><b>Metrics.</b> {@link #redisMetrics()} and {@link RedisRateLimiterMetricsBinder} measure the keyed
+ * limiter as a whole (one set of meters, not one per key: keys are unbounded), counting the decisions of
+ * every key, evicted ones included.
+ *
+ * <p>Thread-safe. Cost per decision: that of {@link RedisRateLimiter} plus one map lookup and one more
+ * counter add.
  *
  * @param <K> the key type; {@code toString()} names the key in Redis
  */
@@ -37,15 +42,18 @@ public final class KeyedRedisRateLimiter<K> {
     private final RedisStore store;
     private final EventListeners<RateLimiterEvent> events = new EventListeners<>();
     private final KeyedRegistry<K, RedisRateLimiter> limiters;
+    private final RedisRateLimiterConfig config;
+    private final LimiterTally tally = new LimiterTally();
 
     private KeyedRedisRateLimiter(String name, RedisRateLimiterConfig config, RedisScriptingAsyncCommands<String, String> commands,
             int maxEntries) {
         this.name = name;
+        this.config = config;
         this.store = new RedisStore(name, config, new ScriptRunner<>(commands, config.callTimeoutNanos()));
         this.limiters = KeyedRegistry.builder(name)
                 .maxEntries(maxEntries)
                 .ticker(config.rate().ticker())
-                .build(key -> new RedisRateLimiter(name + ":" + key, config, store, events));
+                .build(key -> new RedisRateLimiter(name + ":" + key, config, store, events, tally));
     }
 
     /**
@@ -185,6 +193,20 @@ public final class KeyedRedisRateLimiter<K> {
      */
     public int size() {
         return limiters.size();
+    }
+
+    /**
+     * A snapshot of the whole keyed limiter: the shared store's path and counters, and the decisions of
+     * all keys (evicted ones included). The rate is the config's (a key's {@code setRate} is not
+     * reflected); {@code leaseStock} and {@code leaseRefills} are 0, since leases are per key (read
+     * {@code forKey(key).redisMetrics()}). Allocates; for monitoring.
+     *
+     * @return the snapshot
+     */
+    public RedisRateLimiterMetrics redisMetrics() {
+        return new RedisRateLimiterMetrics(config.rate().limit(), config.rate().periodNanos(), store.available(),
+                config.outagePolicy(), store.breaker().state(), store.calls(), store.failures(),
+                tally.outageDecisions.sum(), store.reloads(), tally.granted.sum(), tally.rejected.sum(), 0L, 0L);
     }
 
     /**

@@ -21,7 +21,6 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -91,9 +90,9 @@ public final class RedisRateLimiter implements RateLimiter {
     private final long failClosedRetryNanos;
     private final EventListeners<RateLimiterEvent> events;
     private volatile long lastRetryAfterNanos;
-    private final LongAdder outageDecisions = new LongAdder();
-    private final LongAdder granted = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
+    private final LimiterTally tally = new LimiterTally();
+    /** The keyed limiter's tally of all its keys, or null for a limiter of its own. */
+    private final @Nullable LimiterTally keyedTally;
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile Params params;
     /** Microseconds added to the server's clock by the scripts: always "0" except in this module's tests. */
@@ -131,9 +130,12 @@ public final class RedisRateLimiter implements RateLimiter {
      * @param config the config
      * @param store Redis with its breaker: the limiter's own, or shared by the keys of a keyed limiter
      * @param events where rejections and rate changes go: the limiter's own, or shared likewise
+     * @param keyedTally the keyed limiter's counters of all its keys (counted besides the limiter's own), or null
      */
-    RedisRateLimiter(String name, RedisRateLimiterConfig config, RedisStore store, EventListeners<RateLimiterEvent> events) {
+    RedisRateLimiter(String name, RedisRateLimiterConfig config, RedisStore store, EventListeners<RateLimiterEvent> events,
+            @Nullable LimiterTally keyedTally) {
         this.name = name;
+        this.keyedTally = keyedTally;
         this.config = config;
         this.rate = config.rate();
         this.ticker = rate.ticker();
@@ -195,7 +197,7 @@ public final class RedisRateLimiter implements RateLimiter {
         Validate.notNull(RedisRateLimiterConfig.POLICY, "config", config);
         Validate.notNull(RedisRateLimiterConfig.POLICY, "commands", commands);
         return new RedisRateLimiter(checked, config,
-                new RedisStore(checked, config, new ScriptRunner<>(commands, config.callTimeoutNanos())), new EventListeners<>());
+                new RedisStore(checked, config, new ScriptRunner<>(commands, config.callTimeoutNanos())), new EventListeners<>(), null);
     }
 
     /**
@@ -312,7 +314,7 @@ public final class RedisRateLimiter implements RateLimiter {
         LeasePool pool = lease;
         if (pool != null) {
             if (pool.tryTake(permits)) {
-                granted.add(permits);
+                countGranted(permits);
                 if (into != null) {
                     into.set(true, params.limit, pool.stock(), 0L, 0L);
                 }
@@ -327,7 +329,7 @@ public final class RedisRateLimiter implements RateLimiter {
             r = ask(p, permits, maxWaitNanos, now);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            rejected.increment();
+            countRejected();
             if (into != null) {
                 into.set(false, p.limit, 0L, 0L, 0L);
             }
@@ -345,7 +347,7 @@ public final class RedisRateLimiter implements RateLimiter {
             rejected(permits, retryAfter, now);
             return ~retryAfter;
         }
-        granted.add(permits);
+        countGranted(permits);
         return nanos(r[ScriptRunner.WAIT]);
     }
 
@@ -354,11 +356,14 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     private long outageDecision(int permits, long now, long maxWaitNanos, @Nullable RateLimitDecision into) {
-        outageDecisions.increment();
+        tally.outageDecisions.increment();
+        if (keyedTally != null) {
+            keyedTally.outageDecisions.increment();
+        }
         long limit = params.limit;
         switch (config.outagePolicy()) {
             case FAIL_OPEN:
-                granted.add(permits);
+                countGranted(permits);
                 if (into != null) {
                     into.set(true, limit, limit, 0L, 0L);
                 }
@@ -379,7 +384,7 @@ public final class RedisRateLimiter implements RateLimiter {
                     r = local.reserve(permits, now, maxWaitNanos);
                 }
                 if (r >= 0) {
-                    granted.add(permits);
+                    countGranted(permits);
                 } else {
                     rejected(permits, ~r, now);
                 }
@@ -417,10 +422,24 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     private void rejected(int permits, long retryAfterNanos, long now) {
-        rejected.increment();
+        countRejected();
         lastRetryAfterNanos = retryAfterNanos;
         if (!events.isEmpty()) {
             events.publish(new RateLimiterEvent.Rejected(name, now, permits, retryAfterNanos));
+        }
+    }
+
+    private void countGranted(int permits) {
+        tally.granted.add(permits);
+        if (keyedTally != null) {
+            keyedTally.granted.add(permits);
+        }
+    }
+
+    private void countRejected() {
+        tally.rejected.increment();
+        if (keyedTally != null) {
+            keyedTally.rejected.increment();
         }
     }
 
@@ -603,8 +622,8 @@ public final class RedisRateLimiter implements RateLimiter {
     public RedisRateLimiterMetrics redisMetrics() {
         LeasePool pool = lease;
         return new RedisRateLimiterMetrics(params.limit, params.periodNanos, storeAvailable(), config.outagePolicy(),
-                store.breaker().state(), store.calls(), store.failures(), outageDecisions.sum(), store.reloads(),
-                granted.sum(), rejected.sum(), pool == null ? 0L : pool.stock(), pool == null ? 0L : pool.refills());
+                store.breaker().state(), store.calls(), store.failures(), tally.outageDecisions.sum(), store.reloads(),
+                tally.granted.sum(), tally.rejected.sum(), pool == null ? 0L : pool.stock(), pool == null ? 0L : pool.refills());
     }
 
     /** Whether a lease refill is in flight (tests wait for it). */

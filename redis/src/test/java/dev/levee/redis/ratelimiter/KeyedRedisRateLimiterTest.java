@@ -10,6 +10,7 @@ import dev.levee.redis.RedisServer;
 import dev.levee.redis.RedisTestSupport;
 import dev.levee.testing.Concurrently;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -81,6 +82,41 @@ class KeyedRedisRateLimiterTest extends RedisTestSupport {
             } finally {
                 client.shutdown();
             }
+        }
+    }
+
+    @Test
+    void theKeyedLimiterIsMeasuredAsAWholeEvictedKeysIncluded() {
+        try (StatefulRedisConnection<String, String> c = connect()) {
+            String name = unique("metered");
+            // At most 2 keys in memory: the third key evicts one, whose decisions must stay counted.
+            KeyedRedisRateLimiter<String> keyed = KeyedRedisRateLimiter.of(name,
+                    config(new ManualTicker(), LOADED_CALL_TIMEOUT).toBuilder()
+                            .rate(RateLimiterConfig.builder().rate(2, Duration.ofDays(30)).build()).build(),
+                    c.async(), 2);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new RedisRateLimiterMetricsBinder(keyed).bindTo(registry);
+            for (String tenant : List.of("a", "b", "c")) {
+                for (int i = 0; i < 3; i++) {
+                    keyed.tryAcquire(tenant);               // 2 granted, 1 refused per tenant
+                }
+            }
+            assertThat(keyed.size()).isLessThanOrEqualTo(2);
+            RedisRateLimiterMetrics m = keyed.redisMetrics();
+            assertThat(m.granted()).isEqualTo(6);
+            assertThat(m.rejected()).isEqualTo(3);
+            assertThat(m.storeCalls()).isEqualTo(9);
+            assertThat(m.outageDecisions()).isZero();
+            assertThat(registry.get("levee.ratelimiter.rejected").tags("name", name, "kind", "rate_limited")
+                    .functionCounter().count()).isEqualTo(3.0);
+            assertThat(registry.get("levee.ratelimiter.permits").tags("name", name, "outcome", "granted")
+                    .functionCounter().count()).isEqualTo(6.0);
+            assertThat(registry.get("levee.ratelimiter.redis.decisions").tags("name", name, "outcome", "store")
+                    .functionCounter().count()).isEqualTo(9.0);
+            assertThat(registry.get("levee.ratelimiter.redis.available").tag("name", name).gauge().value()).isEqualTo(1.0);
+            assertThat(registry.get("levee.ratelimiter.keys").tag("name", name).gauge().value()).isEqualTo(keyed.size());
+            assertThat(registry.getMeters()).as("one set of meters, none per key")
+                    .allMatch(meter -> name.equals(meter.getId().getTag("name")));
         }
     }
 

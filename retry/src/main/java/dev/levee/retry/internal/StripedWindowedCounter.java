@@ -1,6 +1,7 @@
 package dev.levee.retry.internal;
 
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.ThreadStripe;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -31,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code published} and writing drops its event instead of overwriting a newer bucket (it compares
  * with {@code published}, no clock read).
  *
- * <p>Cost: no allocation after construction; {@link #increment()} is an identity-hash read of the
- * current thread, a volatile read, one CAS (plus one ticker read per {@value #REFRESH_EVERY} events of
+ * <p>Cost: no allocation after construction; {@link #increment()} is a read of the current thread's id
+ * (its stripe, {@code ThreadStripe}), a volatile read, one CAS (plus one ticker read per {@value #REFRESH_EVERY} events of
  * one slot); {@link #sumWithin(long)} reads 20 to 40 slots per stripe.
  */
 public final class StripedWindowedCounter {
@@ -42,12 +43,18 @@ public final class StripedWindowedCounter {
     private static final int COUNT_BITS = 40;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
     private static final long TAG_MASK = (1L << 24) - 1;
+    /** Unused slots at each end of the array: one 64-byte cache line. */
+    private static final int PAD = 8;
 
     private final Ticker ticker;
     private final int shift;
     private final int bucketsWithin;
     private final int stripeMask;
-    /** Stripe {@code s}, epoch slot {@code i}: index {@code s · SLOTS + i}; stripes are 512 bytes apart. */
+    /**
+     * Stripe {@code s}, epoch slot {@code i}: index {@code PAD + s · SLOTS + i}; stripes are 512 bytes apart,
+     * and {@link #PAD} slots before the first and after the last keep them off the lines of the array's
+     * header (which every access reads for its bounds check) and of whatever object follows the array.
+     */
     private final AtomicLongArray slots;
     private final AtomicLong published;
 
@@ -67,7 +74,7 @@ public final class StripedWindowedCounter {
         this.bucketsWithin = (int) (windowNanos / (1L << shift));
         int n = Integer.highestOneBit(Math.min(64, stripes) * 2 - 1);
         this.stripeMask = n - 1;
-        this.slots = new AtomicLongArray(n * SLOTS);
+        this.slots = new AtomicLongArray(PAD + n * SLOTS + PAD);
         this.published = new AtomicLong(ticker.read() >> shift);
     }
 
@@ -83,7 +90,7 @@ public final class StripedWindowedCounter {
 
     /** Counts one event now (at the published epoch). No clock read, except once per {@value #REFRESH_EVERY} events of a slot. */
     public void increment() {
-        int base = stripe() * SLOTS;
+        int base = PAD + stripe() * SLOTS;
         while (true) {
             long epoch = published.get();
             long tag = epoch & TAG_MASK;
@@ -137,7 +144,7 @@ public final class StripedWindowedCounter {
             long tag = e & TAG_MASK;
             int offset = (int) (e & (SLOTS - 1));
             for (int s = 0; s <= stripeMask; s++) {
-                long value = slots.get(s * SLOTS + offset);
+                long value = slots.get(PAD + s * SLOTS + offset);
                 if ((value >>> COUNT_BITS) == tag) {
                     total += value & COUNT_MASK;
                 }
@@ -147,7 +154,6 @@ public final class StripedWindowedCounter {
     }
 
     private int stripe() {
-        int h = System.identityHashCode(Thread.currentThread());
-        return (h ^ (h >>> 16)) & stripeMask;
+        return ThreadStripe.of(stripeMask);
     }
 }

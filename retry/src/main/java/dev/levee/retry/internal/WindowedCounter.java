@@ -176,7 +176,31 @@ public final class WindowedCounter {
      * @return the count
      */
     public long sum(long nowNanos) {
-        return sum(nowNanos, buckets + 1);
+        return sum(nowNanos, 0, buckets + 1);
+    }
+
+    /**
+     * {@link #sum(long)} without the current bucket: the events of the {@code n} buckets before it. A
+     * caller that validates its decision with {@link #tryAdd} reads these first and the current bucket
+     * last ({@link #raw(long)}, {@link #countIn(long, long)}), so that the CAS covers only what changed
+     * since that last read.
+     *
+     * @param nowNanos the ticker reading
+     * @return the count of the older buckets
+     */
+    public long sumBeforeCurrent(long nowNanos) {
+        return sum(nowNanos, 1, buckets + 1);
+    }
+
+    /**
+     * The events a raw slot value read by {@link #raw(long)} holds for the bucket of {@code nowNanos}.
+     *
+     * @param raw what {@link #raw(long)} returned for {@code nowNanos}
+     * @param nowNanos the same ticker reading
+     * @return its count, or 0 if the slot still holds an older bucket
+     */
+    public long countIn(long raw, long nowNanos) {
+        return (raw >>> COUNT_BITS) == (epoch(nowNanos) & TAG_MASK) ? raw & COUNT_MASK : 0L;
     }
 
     /**
@@ -187,13 +211,14 @@ public final class WindowedCounter {
      * @return the count
      */
     public long sumWithin(long nowNanos) {
-        return sum(nowNanos, bucketsWithin);
+        return sum(nowNanos, 0, bucketsWithin);
     }
 
-    private long sum(long nowNanos, int span) {
+    /** The events of the buckets {@code from} to {@code to - 1} back from the current one. */
+    private long sum(long nowNanos, int from, int to) {
         long epoch = epoch(nowNanos);
         long total = 0;
-        for (int back = 0; back < span; back++) {
+        for (int back = from; back < to; back++) {
             long e = epoch - back;
             long value = slots.get(slot(e));
             if ((value >>> COUNT_BITS) == (e & TAG_MASK)) {

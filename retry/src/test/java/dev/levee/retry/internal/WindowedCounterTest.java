@@ -31,6 +31,30 @@ class WindowedCounterTest {
     }
 
     @Test
+    void theOlderBucketsAndTheCurrentOneAddUpToTheSum() {
+        WindowedCounter c = new WindowedCounter(10 * S, ticker);
+        long w = c.widthNanos();
+        c.increment(0);
+        c.increment(w);
+        c.increment(3 * w);
+        c.increment(3 * w);
+        long now = 3 * w + w / 2;
+        long raw = c.raw(now);
+        assertThat(c.countIn(raw, now)).isEqualTo(2);
+        assertThat(c.sumBeforeCurrent(now)).isEqualTo(2);
+        assertThat(c.sumBeforeCurrent(now) + c.countIn(raw, now)).isEqualTo(c.sum(now));
+        // A slot still holding a bucket a ring older counts nothing for the current one.
+        long ringLater = WindowedCounter.SLOTS * w;
+        assertThat(c.countIn(c.raw(ringLater), ringLater)).isZero();
+        assertThat(c.sumBeforeCurrent(ringLater)).isZero();
+        // The oldest bucket sum() still counts is counted by sumBeforeCurrent() too.
+        // (sum() spans the current bucket and the buckets() before it: here epochs 3 to buckets() + 3.)
+        long edge = (c.buckets() + 3) * w;
+        assertThat(c.sum(edge)).isEqualTo(2);
+        assertThat(c.sumBeforeCurrent(edge)).isEqualTo(2);
+    }
+
+    @Test
     void aStaleSlotIsReplacedNotAddedTo() {
         WindowedCounter c = new WindowedCounter(10 * S, ticker);
         c.increment(0);

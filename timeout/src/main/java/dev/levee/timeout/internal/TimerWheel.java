@@ -2,6 +2,7 @@ package dev.levee.timeout.internal;
 
 import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.ThreadStripe;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -86,8 +87,9 @@ public final class TimerWheel {
     private static final int MARK = 16;
     private static final VarHandle STATE;
     /**
-     * Armed stacks: a power of two of at least eight per processor, at most 64, so two threads arming at
-     * once rarely share one (a thread's stripe comes from its identity hash).
+     * Armed stacks: a power of two of at least eight per processor, at most 64. A thread's stripe is
+     * the low bits of its id ({@code ThreadStripe}), so up to 64 threads with consecutive ids (a pool's
+     * workers) never share one.
      */
     private static final int STRIPES = Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 8));
     /** Slots between two stripes' heads: 128 bytes of references, so no two heads share a cache line. */
@@ -290,12 +292,9 @@ public final class TimerWheel {
         return false;
     }
 
-    /**
-     * The index of the calling thread's armed stack: its identity hash spread over the stripes (the
-     * hash's low bits alone may repeat).
-     */
+    /** The index of the calling thread's armed stack (a thread keeps its stripe for life). */
     private static int stripeOfCurrentThread() {
-        return STRIPE_SPACING * (1 + (((Thread.currentThread().hashCode() * 0x9E3779B9) >>> 16) & (STRIPES - 1)));
+        return STRIPE_SPACING * (1 + ThreadStripe.of(STRIPES - 1));
     }
 
     private void fileArmed(@Nullable Timer head) {
