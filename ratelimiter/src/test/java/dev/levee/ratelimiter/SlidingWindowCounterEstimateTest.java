@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.levee.core.ManualTicker;
 import java.time.Duration;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,6 +49,35 @@ class SlidingWindowCounterEstimateTest {
         long now = P + elapsed;
         assertThat(10 - (long) Math.floor(10.0 * (P - elapsed - 1) / P)).isEqualTo(10 - weighted);
         assertThat(grantsOfOne(l, now)).isEqualTo(available);
+    }
+
+    /**
+     * The grant test multiplies instead of dividing ({@code floor(a/P) > room} as {@code a >= (room+1)·P});
+     * the estimate {@link RateLimiter#availablePermits} reports still divides. Over random limits, periods,
+     * fill levels and instants, a request is granted exactly when it fits in what is reported available.
+     */
+    @Test
+    void theGrantTestAgreesWithTheDividedEstimateEverywhere() {
+        SplittableRandom random = new SplittableRandom(20261125L);
+        for (int trial = 0; trial < 2_000; trial++) {
+            long limit = 1 + random.nextInt(300);
+            long period = 2 * (1 + random.nextLong(2_500_000L)); // even, for the exact instants below
+            ManualTicker ticker = new ManualTicker(0);
+            RateLimiter l = RateLimiter.of("swc", RateLimiterConfig.builder()
+                    .algorithm(RateLimitAlgorithm.SLIDING_WINDOW_COUNTER).rate(limit, Duration.ofNanos(period))
+                    .ticker(ticker).build());
+            l.tryAcquire((int) (1 + random.nextLong(limit)), random.nextLong(period));
+            long second = period + random.nextLong(period / 2);
+            l.tryAcquire((int) (1 + random.nextLong(limit)), second);
+            // Half the trials at P/2 − 1 into the window, where the previous count is weighted by exactly
+            // 1/2: an even count weighs a whole number, the equality case of the grant test.
+            long now = random.nextBoolean() ? period + period / 2 - 1 : second + random.nextLong(2 * period - second);
+            long available = l.availablePermits(now);
+            int n = (int) (1 + random.nextLong(limit));
+            assertThat(l.tryAcquire(n, now))
+                    .as("limit %d per %d ns, %d wanted at %d ns, %d available", limit, period, n, now, available)
+                    .isEqualTo(n <= available);
+        }
     }
 
     @Test

@@ -137,15 +137,20 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private long decide(int permits, long now, @Nullable RateLimitDecision into, boolean take) {
         checkPermits(permits);
         WindowState w = window;
+        // The division that finds the window is made before the state is read, and the grant test
+        // below multiplies instead of dividing: the time between reading the state and the CAS that
+        // commits it stays a few instructions, so concurrent deciders rarely fail each other's CAS.
+        long epochNow = w.epochOf(now);
         int losses = 0;
         while (true) {
             long s = w.get();
             if (s == WindowState.SEALED) {
                 Thread.onSpinWait();
                 w = window;
+                epochNow = w.epochOf(now);
                 continue;
             }
-            long epoch = w.epochOf(now);
+            long epoch = epochNow;
             long prev = (s >>> BITS) & MASK;
             long curr = s & MASK;
             long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
@@ -160,7 +165,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             long elapsed = Math.min(length, Math.max(0L, now - start));
             long limit = w.limit;
             long room = limit - curr - permits;
-            if (room < 0 || weighted(prev, length, elapsed) > room) {
+            if (room < 0 || exceedsRoom(prev, length, elapsed, room)) {
                 long retryAfter = retryAfter(limit, length, start, prev, curr, permits, now);
                 if (take) {
                     ctx.rejected(permits, retryAfter, now);
@@ -189,6 +194,15 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
             }
             losses = Contention.backOff(losses);
         }
+    }
+
+    /**
+     * {@code weighted(prev, P, elapsed) > room} without the division, for {@code room >= 0}:
+     * {@code floor(a / P) > room} exactly when {@code a >= (room + 1)·P}, with {@code a = prev·(P − elapsed − 1)}.
+     * Both products are below {@code (limit + 1)·P}, which the config keeps under 2^62.
+     */
+    private static boolean exceedsRoom(long prev, long length, long elapsed, long room) {
+        return prev * Math.max(0L, length - elapsed - 1) >= (room + 1) * length;
     }
 
     /** {@code floor(prev·(P − elapsed − 1) / P)}: the previous window's share still covered. */

@@ -46,6 +46,10 @@ class KeyedRedisRateLimiterTest extends RedisTestSupport {
             for (int t = 0; t < tenants.length; t++) {
                 assertThat(granted.get(t)).as(tenants[t]).isEqualTo(LIMIT);
             }
+            // The keyed limiters' shared tallies count every decision of their keys exactly, under 16 threads.
+            assertThat(a.redisMetrics().granted() + b.redisMetrics().granted()).isEqualTo(LIMIT * tenants.length);
+            assertThat(a.redisMetrics().granted() + a.redisMetrics().rejected() + b.redisMetrics().granted()
+                    + b.redisMetrics().rejected()).isEqualTo(12L * Concurrently.THREADS);
             assertThat(a.forKey("tenant-a").key()).isEqualTo("levee:rl:{" + name + ":tenant-a}:gcra");
             assertThat(a.size()).isEqualTo(3);
             assertThat(a.maxEntries()).isEqualTo(KeyedRedisRateLimiter.DEFAULT_MAX_ENTRIES);
