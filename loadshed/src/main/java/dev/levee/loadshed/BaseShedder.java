@@ -91,7 +91,11 @@ abstract class BaseShedder implements Shedder {
     @Override
     public RejectedException rejection(long nowNanos) {
         ShedDecision d = lastRefusal.get();
-        ShedDecision reason = d == null ? ShedDecision.CONCURRENCY_LIMIT : d;
+        return refusalOf(d == null ? ShedDecision.CONCURRENCY_LIMIT : d);
+    }
+
+    /** The rejection for {@code reason}, for a refusal that is not the current thread's last (an asynchronous one). */
+    ShedException refusalOf(ShedDecision reason) {
         return new ShedException(name, reason.reason(), getClass().getSimpleName() + " '" + name + "' shed the call: "
                 + reason.reason(), retryAfterNanos, null);
     }

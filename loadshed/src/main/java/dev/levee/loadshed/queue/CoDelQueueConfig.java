@@ -1,8 +1,11 @@
 package dev.levee.loadshed.queue;
 
+import dev.levee.core.Scheduler;
 import dev.levee.core.Ticker;
+import dev.levee.core.internal.AsyncWaitQueue;
 import dev.levee.core.internal.Validate;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * The immutable, nameless configuration of a {@link CoDelQueue} and of a {@code CoDelGate}.
@@ -19,7 +22,16 @@ import java.time.Duration;
  *       <td>entries held at most; an offer beyond is refused ({@code queue_full})</td></tr>
  *   <tr><td>{@code adaptiveLifo}</td><td>{@value #DEFAULT_ADAPTIVE_LIFO}</td><td>—</td>
  *       <td>while congested (the last sample was at or above target) serve the newest entry first</td></tr>
- *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>the time source</td></tr>
+ *   <tr><td>{@code ticker}</td><td>{@link Ticker#system()}</td><td>not null</td><td>the time source
+ *       (a {@code CoDelGate} reads its inner gate's instead)</td></tr>
+ *   <tr><td>{@code scheduler}</td><td>{@link Scheduler#system()}</td><td>not null</td>
+ *       <td>{@code CoDelGate} only: ends the waits of asynchronous callers ({@code maxWait}, the
+ *       deadline) and re-checks the inner gate every {@code interval} for them; it only hands work to
+ *       {@code asyncExecutor}</td></tr>
+ *   <tr><td>{@code asyncExecutor}</td><td>the common fork-join pool (as {@code CompletableFuture}'s
+ *       {@code *Async} methods use; a thread per task if that pool has one thread)</td><td>not null</td>
+ *       <td>{@code CoDelGate} only: where an asynchronous caller that waited is resumed (granted or
+ *       refused), never the scheduler's thread nor under the gate's lock</td></tr>
  * </table>
  */
 public final class CoDelQueueConfig {
@@ -48,6 +60,8 @@ public final class CoDelQueueConfig {
     private final int maxSize;
     private final boolean adaptiveLifo;
     private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Executor asyncExecutor;
 
     private CoDelQueueConfig(Builder b) {
         this.target = b.target;
@@ -55,6 +69,8 @@ public final class CoDelQueueConfig {
         this.maxSize = b.maxSize;
         this.adaptiveLifo = b.adaptiveLifo;
         this.ticker = b.ticker;
+        this.scheduler = b.scheduler;
+        this.asyncExecutor = b.asyncExecutor;
     }
 
     /** @return the defaults */
@@ -69,7 +85,8 @@ public final class CoDelQueueConfig {
 
     /** @return a builder holding this configuration */
     public Builder toBuilder() {
-        return new Builder().target(target).interval(interval).maxSize(maxSize).adaptiveLifo(adaptiveLifo).ticker(ticker);
+        return new Builder().target(target).interval(interval).maxSize(maxSize).adaptiveLifo(adaptiveLifo).ticker(ticker)
+                .scheduler(scheduler).asyncExecutor(asyncExecutor);
     }
 
     /** @return the target standing delay */
@@ -97,6 +114,16 @@ public final class CoDelQueueConfig {
         return ticker;
     }
 
+    /** @return the scheduler that ends a {@code CoDelGate}'s asynchronous waits */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return the executor that resumes a {@code CoDelGate}'s asynchronous callers */
+    public Executor asyncExecutor() {
+        return asyncExecutor;
+    }
+
     @Override
     public String toString() {
         return "CoDelQueueConfig[target=" + target + ", interval=" + interval + ", maxSize=" + maxSize
@@ -110,6 +137,8 @@ public final class CoDelQueueConfig {
         private int maxSize = DEFAULT_MAX_SIZE;
         private boolean adaptiveLifo = DEFAULT_ADAPTIVE_LIFO;
         private Ticker ticker = Ticker.system();
+        private Scheduler scheduler = Scheduler.system();
+        private Executor asyncExecutor = AsyncWaitQueue.defaultExecutor();
 
         private Builder() {}
 
@@ -159,6 +188,32 @@ public final class CoDelQueueConfig {
         }
 
         /**
+         * The scheduler that ends the waits of a {@code CoDelGate}'s asynchronous callers (default
+         * {@link Scheduler#system()}). It only hands work to {@link #asyncExecutor(Executor)}; it never
+         * runs the user's call. A {@link CoDelQueue} does not use it.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Where a {@code CoDelGate}'s asynchronous caller that waited is resumed, granted or refused
+         * (default the common fork-join pool, as {@code CompletableFuture}'s {@code *Async} methods use).
+         * A {@link CoDelQueue} does not use it.
+         *
+         * @param asyncExecutor the executor
+         * @return this builder
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = asyncExecutor;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -171,6 +226,8 @@ public final class CoDelQueueConfig {
             Validate.check(target.compareTo(interval) <= 0, POLICY, "target", "<= interval (" + interval + ")", target);
             Validate.inRange(POLICY, "maxSize", maxSize, 1, MAX_SIZE_LIMIT);
             Validate.notNull(POLICY, "ticker", ticker);
+            Validate.notNull(POLICY, "scheduler", scheduler);
+            Validate.notNull(POLICY, "asyncExecutor", asyncExecutor);
             return new CoDelQueueConfig(this);
         }
     }

@@ -106,6 +106,10 @@ class CoDelQueueTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("interval");
         assertThatThrownBy(() -> CoDelQueueConfig.builder().ticker(null).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("ticker");
+        assertThatThrownBy(() -> CoDelQueueConfig.builder().scheduler(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> CoDelQueueConfig.builder().asyncExecutor(null).build())
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("asyncExecutor");
         assertThatThrownBy(() -> CoDelQueueConfig.builder().maxSize(CoDelQueueConfig.MAX_SIZE_LIMIT + 1).build())
                 .isInstanceOf(InvalidConfigException.class);
         assertThat(CoDelQueueConfig.defaults().toBuilder().maxSize(7).build().maxSize()).isEqualTo(7);
