@@ -137,31 +137,36 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
     private long decide(int permits, long now, @Nullable RateLimitDecision into, boolean take) {
         checkPermits(permits);
         WindowState w = window;
-        // The division that finds the window is made before the state is read, and the grant test
-        // below multiplies instead of dividing: the time between reading the state and the CAS that
-        // commits it stays a few instructions, so concurrent deciders rarely fail each other's CAS.
+        // The window, its start and the elapsed part are found before the state is read (a division),
+        // and the grant test below multiplies instead of dividing: the time between reading the state
+        // and the CAS that commits it stays a few instructions, so concurrent deciders rarely fail each
+        // other's CAS, and a failed CAS hands back the state it found instead of reading it again.
         long epochNow = w.epochOf(now);
+        long startNow = w.startOf(epochNow);
         int losses = 0;
+        long s = w.get();
         while (true) {
-            long s = w.get();
             if (s == WindowState.SEALED) {
                 Thread.onSpinWait();
                 w = window;
                 epochNow = w.epochOf(now);
+                startNow = w.startOf(epochNow);
+                s = w.get();
                 continue;
             }
             long epoch = epochNow;
+            long start = startNow;
             long prev = (s >>> BITS) & MASK;
             long curr = s & MASK;
             long diff = w.epochDiff(epoch, s >>> EPOCH_SHIFT, EPOCH_SHIFT);
             if (diff > 0) {
                 prev = diff == 1 ? curr : 0L;
                 curr = 0L;
-            } else {
+            } else if (diff < 0) {
                 epoch -= diff; // a late reading decides in the state's (newer) window
+                start = w.startOf(epoch);
             }
             long length = w.length;
-            long start = w.startOf(epoch);
             long elapsed = Math.min(length, Math.max(0L, now - start));
             long limit = w.limit;
             long room = limit - curr - permits;
@@ -184,7 +189,8 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 return 0L;
             }
             long next = (epoch << EPOCH_SHIFT) | (prev << BITS) | (curr + permits);
-            if (w.cas(s, next)) {
+            long witness = w.exchange(s, next);
+            if (witness == s) {
                 ctx.granted(permits);
                 if (into != null) {
                     into.set(true, limit, remaining(limit, length, elapsed, prev, curr + permits), 0L,
@@ -192,6 +198,7 @@ public final class SlidingWindowCounterLimiter extends AbstractRateLimiter {
                 }
                 return 0L;
             }
+            s = witness;
             losses = Contention.backOff(losses);
         }
     }

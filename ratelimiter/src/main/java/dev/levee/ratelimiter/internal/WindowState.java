@@ -59,6 +59,16 @@ final class WindowState {
         return STATE.compareAndSet(this, expected, value);
     }
 
+    /**
+     * A compare-and-exchange: the witness of a failed exchange is the state now, so a decider that
+     * lost the race retries without reading the contended line again.
+     *
+     * @return the state found: {@code expected} if the exchange took place
+     */
+    long exchange(long expected, long value) {
+        return (long) STATE.compareAndExchange(this, expected, value);
+    }
+
     /** Seals this state and returns the value it held. */
     long seal() {
         long s;
