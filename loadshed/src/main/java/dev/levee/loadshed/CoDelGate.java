@@ -483,6 +483,13 @@ public final class CoDelGate extends BaseShedder {
         }
     }
 
+    /*
+     * A completion returns this gate's own permit first: a second completion (or one without an
+     * acquire) is refused there, before the inner gate is touched, so the inner gate's count cannot be
+     * lowered by a misuse this gate refuses. Then the inner gate's permit goes back, and the waiters are
+     * served even if the inner completion throws (a breaker's classifier, say).
+     */
+
     @Override
     void release() {
         super.release();
@@ -491,44 +498,72 @@ public final class CoDelGate extends BaseShedder {
 
     @Override
     public void onSuccess(long latencyNanos) {
-        inner.onSuccess(latencyNanos);
-        release();
+        super.release();
+        try {
+            inner.onSuccess(latencyNanos);
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onFailure(long latencyNanos, Throwable error) {
-        inner.onFailure(latencyNanos, error);
-        release();
+        super.release();
+        try {
+            inner.onFailure(latencyNanos, error);
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onIgnored() {
-        inner.onIgnored();
-        release();
+        super.release();
+        try {
+            inner.onIgnored();
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onResult(long latencyNanos, Object result) {
-        inner.onResult(latencyNanos, result);
-        release();
+        super.release();
+        try {
+            inner.onResult(latencyNanos, result);
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onResultAt(long endNanos, long latencyNanos, Object result) {
-        inner.onResultAt(endNanos, latencyNanos, result);
-        release();
+        super.release();
+        try {
+            inner.onResultAt(endNanos, latencyNanos, result);
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onFailureAt(long endNanos, long latencyNanos, Throwable error) {
-        inner.onFailureAt(endNanos, latencyNanos, error);
-        release();
+        super.release();
+        try {
+            inner.onFailureAt(endNanos, latencyNanos, error);
+        } finally {
+            dispatch();
+        }
     }
 
     @Override
     public void onIgnoredAt(long startNanos) {
-        inner.onIgnoredAt(startNanos);
-        release();
+        super.release();
+        try {
+            inner.onIgnoredAt(startNanos);
+        } finally {
+            dispatch();
+        }
     }
 
     /** @return callers waiting now */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class CoDelGateTest {
 
     /** A counting semaphore gate that records the most permits ever out. */
-    static final class Slots implements Gate {
+    static class Slots implements Gate {
         final Ticker ticker;
         final int limit;
         final AtomicInteger out = new AtomicInteger();
@@ -111,6 +111,47 @@ class CoDelGateTest {
         g.onSuccess(1);
         assertThat(slots.out.get()).isZero();
         assertThat(g.inFlight()).isZero();
+    }
+
+    /** A second completion is refused before it reaches the inner gate, whose count it would lower. */
+    @Test
+    void aSecondCompletionIsRefusedWithoutTouchingTheInnerGate() {
+        Slots slots = new Slots(ticker, 2);
+        CoDelGate g = gate(slots, 10, true);
+        assertThat(g.tryAcquire()).isTrue();
+        assertThat(g.tryAcquire()).isTrue();
+        g.onSuccess(1);
+        g.onSuccess(1);
+        for (Runnable misuse : new Runnable[] {() -> g.onSuccess(1), () -> g.onFailure(1, new RuntimeException()),
+                () -> g.onIgnored(), () -> g.onResult(1, "r"), () -> g.onResultAt(2, 1, "r"),
+                () -> g.onFailureAt(2, 1, new RuntimeException()), () -> g.onIgnoredAt(0)}) {
+            assertThatThrownBy(misuse::run).isInstanceOf(IllegalStateException.class);
+        }
+        assertThat(slots.out.get()).as("the inner gate's count").isZero();
+        assertThat(g.inFlight()).isZero();
+    }
+
+    /** An inner completion that throws still returns this gate's permit and serves the waiters. */
+    @Test
+    void aThrowingInnerCompletionStillServesTheWaiters() throws Exception {
+        Slots slots = new Slots(ticker, 1) {
+            @Override
+            public void onFailure(long latencyNanos, Throwable error) {
+                out.decrementAndGet(); // the permit goes back, then the inner gate's own rule throws
+                throw new IllegalArgumentException("a classifier that throws");
+            }
+        };
+        CoDelGate g = gate(slots, 10, true);
+        assertThat(g.tryAcquire()).isTrue();
+        ConcurrentLinkedQueue<String> results = new ConcurrentLinkedQueue<>();
+        Thread t = waiter(g, results);
+        await().atMost(Duration.ofSeconds(60)).until(() -> g.waitingCount() == 1);
+        assertThatThrownBy(() -> g.onFailure(1, new RuntimeException("the call's failure")))
+                .isInstanceOf(IllegalArgumentException.class);
+        t.join(60_000);
+        assertThat(results).containsExactly("granted");
+        assertThat(g.inFlight()).isEqualTo(1);
+        assertThat(slots.out.get()).isEqualTo(1);
     }
 
     /** Waiting time is the sojourn: the seed's schedule drops the oldest waiter at the first drop time. */
