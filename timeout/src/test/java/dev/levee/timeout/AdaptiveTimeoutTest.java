@@ -172,6 +172,11 @@ class AdaptiveTimeoutTest {
                 .isInstanceOf(InvalidConfigException.class).hasMessage(p + "percentile must be in (0, 1) but was 1.0");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(0.0).build())
                 .hasMessage(p + "percentile must be in (0, 1) but was 0.0");
+        // 100 is the largest value read as a percent (99.0 is 0.99, 100 would be 1.0: refused either way)
+        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(100).build())
+                .hasMessageContaining("100.0 looks like a percent: write 1.0");
+        assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(100.5).build())
+                .hasMessage(p + "percentile must be in (0, 1) but was 100.5");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().percentile(Double.NaN).build())
                 .hasMessage(p + "percentile must be in (0, 1) but was NaN");
         assertThatThrownBy(() -> AdaptiveTimeoutConfig.builder().factor(0.9).build())

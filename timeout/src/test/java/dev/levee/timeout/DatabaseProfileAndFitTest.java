@@ -68,6 +68,22 @@ class DatabaseProfileAndFitTest {
                 Duration.ofSeconds(1)).fits()).as("saturates instead of overflowing").isFalse();
     }
 
+    /** The product attempts × timeout saturates exactly when it would overflow, never before. */
+    @Test
+    void theNeededTimeSaturatesOnlyWhenTheProductOverflows() {
+        assertThat(TimeoutFit.warnIfCannotFit("inventory", Duration.ofSeconds(1), 3, Duration.ofSeconds(2),
+                Duration.ofSeconds(5))).as("fits: no warning, true").isTrue();
+        assertThat(TimeoutFit.check(Duration.ofSeconds(2), 2, Duration.ZERO, Duration.ofSeconds(5)).needed())
+                .isEqualTo(Duration.ofSeconds(4));
+        long largest = Long.MAX_VALUE / 3; // 3 × this still fits in a long
+        assertThat(TimeoutFit.check(Duration.ofNanos(largest), 3, Duration.ZERO, Duration.ofSeconds(1)).needed())
+                .isEqualTo(Duration.ofNanos(largest * 3));
+        // 4 × 2^62 ns wraps to exactly 0 in a long: it must saturate, not "fit" in no time at all
+        TimeoutFit.Result wraps = TimeoutFit.check(Duration.ofNanos(1L << 62), 4, Duration.ZERO, Duration.ofSeconds(1));
+        assertThat(wraps.needed()).isEqualTo(Duration.ofNanos(Long.MAX_VALUE));
+        assertThat(wraps.fits()).isFalse();
+    }
+
     @Test
     void theCurrentDeadlineIsTheOuterLimitWhenThereIsOne() {
         assertThat(TimeoutFit.checkCurrentDeadline(Duration.ofSeconds(2), 3, Duration.ZERO).fits()).isTrue();

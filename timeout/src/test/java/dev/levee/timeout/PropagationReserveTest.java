@@ -71,9 +71,15 @@ class PropagationReserveTest {
     void boundsOfTheNewFields() {
         assertThatThrownBy(() -> DeadlinePropagation.builder().reserveRatio(10).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("reserveRatio")
-                .hasMessageContaining("percent");
+                .hasMessageContaining("looks like a percent: write 0.1");
         assertThatThrownBy(() -> DeadlinePropagation.builder().reserveRatio(1.0).build())
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("[0, 1)");
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("[0, 1)")
+                .hasMessageNotContaining("percent"); // 1.0 is a whole, not a percent: refused by the range
+        // Each bound is inclusive: exactly the local maximum is accepted.
+        Duration max = Duration.ofSeconds(30);
+        assertThat(DeadlinePropagation.builder().localMaximum(max).reserve(max).build().localMaximum()).isEqualTo(max);
+        assertThat(DeadlinePropagation.builder().localMaximum(max).minimumRemaining(max).build().localMaximum())
+                .isEqualTo(max);
         assertThatThrownBy(() -> DeadlinePropagation.builder().reserveRatio(-0.1).build())
                 .isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> DeadlinePropagation.builder().reserve(Duration.ofMillis(-1)).build())

@@ -66,6 +66,7 @@ class TimeoutBudgetTest {
             // the last step gets all that remains, bounded by the outer deadline
             assertThat(Deadline.currentOrNull().remainingNanos()).isEqualTo(200 * MS);
         }
+        assertThat(Deadline.currentOrNull()).as("closing the step's scope detaches its deadline").isNull();
         assertThat(budget.nextStep().remainingNanos()).isEqualTo(200 * MS); // extra step: what remains
         assertThat(budget.deadline().remainingNanos()).isEqualTo(200 * MS);
     }
