@@ -26,6 +26,8 @@ class DatabaseProfileAndFitTest {
         DatabaseTimeoutProfile tiny = DatabaseTimeoutProfile.builder("t").query(Duration.ofNanos(1)).build();
         assertThat(tiny.querySecondsRoundedUp()).isEqualTo(1);
         assertThat(tiny.queryMillis()).isEqualTo(1);
+        assertThat(DatabaseTimeoutProfile.builder("whole").query(Duration.ofSeconds(2)).build().querySecondsRoundedUp())
+                .as("a whole number of seconds is not rounded up").isEqualTo(2);
     }
 
     @Test
@@ -38,6 +40,8 @@ class DatabaseProfileAndFitTest {
         assertThat(cut.query()).isEqualTo(Duration.ofSeconds(3));
         assertThat(cut.connect()).isEqualTo(Duration.ofSeconds(2));
         assertThat(db.within(Deadline.after(Duration.ofSeconds(-1), ticker)).queryMillis()).isEqualTo(1);
+        assertThat(db.within(Deadline.after(db.transaction(), ticker))).as("exactly the transaction left: unchanged")
+                .isSameAs(db);
     }
 
     @Test
@@ -45,6 +49,8 @@ class DatabaseProfileAndFitTest {
         assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").query(Duration.ofMinutes(1)).build())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessage("DatabaseTimeoutProfile 'db': query must be <= transaction (PT30S) but was PT1M");
+        assertThat(DatabaseTimeoutProfile.builder("db").query(Duration.ofSeconds(30)).build().query())
+                .as("a query bound equal to the transaction is accepted").isEqualTo(Duration.ofSeconds(30));
         assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").connect(Duration.ZERO).build())
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("connect");
         assertThatThrownBy(() -> DatabaseTimeoutProfile.builder("db").transaction(null).build())

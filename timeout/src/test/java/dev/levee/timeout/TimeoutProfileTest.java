@@ -73,6 +73,7 @@ class TimeoutProfileTest {
         assertThat(cut.total()).isEqualTo(Duration.ofSeconds(3));
         assertThat(p.within(null)).isSameAs(p);
         assertThat(p.within(Deadline.afterNanos(60_000_000_000L, ticker))).isSameAs(p);
+        assertThat(p.within(Deadline.after(p.total(), ticker))).as("exactly the total left: unchanged").isSameAs(p);
         assertThat(p.within(Deadline.afterNanos(-5, ticker)).total()).isEqualTo(Duration.ofMillis(1));
     }
 
