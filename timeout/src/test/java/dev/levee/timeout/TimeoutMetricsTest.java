@@ -35,6 +35,9 @@ class TimeoutMetricsTest {
         propagation.decodeNanos("-1m");
         propagation.decodeNanos("junk");
         propagation.decodeNanos(null);
+        propagation.decodeNanos("2H"); // accepted, and clamped to the 30 s local maximum
+        assertThatThrownBy(() -> propagation.acceptIncoming("50m")) // under the 100 ms minimum: refused
+                .isInstanceOf(dev.levee.core.DeadlineExceededException.class);
 
         assertThat(registry.get("levee.timeout.calls").tags("name", "payments", "outcome", "success")
                 .functionCounter().count()).isEqualTo(2.0);
@@ -49,7 +52,11 @@ class TimeoutMetricsTest {
         assertThat(registry.get("levee.timeout.effective").gauge().value()).isEqualTo(0.25);
         assertThat(registry.get("levee.timeout.effective").gauge().getId().getBaseUnit()).isEqualTo("seconds");
         assertThat(registry.get("levee.timeout.headers").tags("name", "inbound", "outcome", "accepted")
-                .functionCounter().count()).isEqualTo(1.0);
+                .functionCounter().count()).isEqualTo(3.0);
+        assertThat(registry.get("levee.timeout.headers").tags("outcome", "clamped").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("levee.timeout.headers").tags("outcome", "refused").functionCounter().count())
+                .isEqualTo(1.0);
         assertThat(registry.get("levee.timeout.headers").tags("outcome", "missing").functionCounter().count())
                 .isEqualTo(1.0);
         assertThat(registry.get("levee.timeout.headers.ignored").tags("kind", "negative").functionCounter().count())
