@@ -51,6 +51,38 @@ class AsyncTimeoutTest {
         assertThat(timeout.timeoutCount()).isEqualTo(1);
     }
 
+    /** An executor that rejects the deadline's hand-off: the deadline fires on the wheel's thread instead. */
+    @Test
+    void aRejectingExecutorStillTimesTheCallOut() {
+        Timeout timeout = Timeout.of("async", TimeoutConfig.builder().timeout(Duration.ofMillis(100))
+                .ticker(ticker).scheduler(scheduler).asyncExecutor(task -> {
+                    throw new java.util.concurrent.RejectedExecutionException("shut down");
+                }).build());
+        CompletableFuture<String> underlying = new CompletableFuture<>();
+        CompletionStage<String> result = timeout.executeAsync(() -> underlying);
+        scheduler.advance(100 * MS + TICK);
+        assertThat(failureOf(result)).isInstanceOf(DeadlineExceededException.class);
+        assertThat(timeout.timeoutCount()).isEqualTo(1);
+    }
+
+    /** Cancelling reports what happened: true for a pending stage, false once it has an outcome. */
+    @Test
+    void cancellingTheStageReportsWhetherItCancelled() {
+        Timeout timeout = timeout(true);
+        CompletableFuture<String> done = new CompletableFuture<>();
+        CompletableFuture<String> completed = timeout.executeAsync(() -> done).toCompletableFuture();
+        done.complete("ok");
+        assertThat(completed.cancel(true)).as("already completed").isFalse();
+        assertThat(completed.join()).isEqualTo("ok");
+
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        CompletableFuture<String> running = timeout.executeAsync(() -> pending).toCompletableFuture();
+        assertThat(running.cancel(true)).isTrue();
+        assertThat(pending).as("the underlying call is cancelled too").isCancelled();
+        scheduler.advance(100 * MS + TICK);
+        assertThat(timeout.timeoutCount()).as("the timer went with it").isZero();
+    }
+
     @Test
     void timeSpentCreatingTheStageCountsAgainstTheDeadline() {
         Timeout timeout = timeout(true);
