@@ -3,14 +3,9 @@ package dev.levee.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.File;
-import java.net.URL;
+import dev.levee.testing.ClassPathWithout;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,31 +42,7 @@ class WithoutRedisTest {
     }
 
     /** This test's classpath without levee-redis (its classes directory in the reactor, or its jar). */
-    static URLClassLoader withoutRedis() throws Exception {
-        List<URL> urls = new ArrayList<>();
-        int dropped = 0;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (holdsLeveeRedis(path)) {
-                dropped++;
-                continue;
-            }
-            urls.add(path.toUri().toURL());
-        }
-        assertThat(dropped).as("levee-redis entries found on the classpath").isPositive();
-        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
-    }
-
-    private static boolean holdsLeveeRedis(Path path) throws Exception {
-        String marker = "dev/levee/redis/ratelimiter/RedisRateLimiter.class";
-        if (Files.isDirectory(path)) {
-            return Files.exists(path.resolve(marker));
-        }
-        if (Files.isRegularFile(path) && path.toString().endsWith(".jar")) {
-            try (JarFile jar = new JarFile(path.toFile())) {
-                return jar.getEntry(marker) != null;
-            }
-        }
-        return false;
+    static URLClassLoader withoutRedis() {
+        return ClassPathWithout.entriesHolding("dev/levee/redis/ratelimiter/RedisRateLimiter.class");
     }
 }
