@@ -4,8 +4,6 @@ import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.loadshed.CoDelGate;
 import dev.levee.loadshed.ConcurrencyLimiter;
-import dev.levee.loadshed.ConcurrencyLimiterConfig;
-import dev.levee.loadshed.limit.FixedLimit;
 import dev.levee.loadshed.queue.CoDelQueueConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -35,19 +33,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "the waiter is still counted, or the gate's count drifted from the inner limiter's")
 @State
 public class CoDelGateAsyncGrantRacingCancel {
-    private final ManualTicker ticker = new ManualTicker(0L);
-    private final ConcurrencyLimiter inner = ConcurrencyLimiter.of("jcstress", ConcurrencyLimiterConfig.builder()
-            .algorithm(() -> FixedLimit.of(1))
-            .ticker(ticker)
-            .build());
-    private final CoDelGate gate = CoDelGate.of("jcstress", CoDelQueueConfig.builder()
-            .scheduler(new ManualScheduler(ticker)).asyncExecutor(Runnable::run).build(), Duration.ofSeconds(5), inner);
-    private final CompletionStage<Void> permit;
-
-    public CoDelGateAsyncGrantRacingCancel() {
-        gate.tryAcquire(0L);
-        permit = gate.acquireAsync(0L);
-    }
+    private final ManualScheduler scheduler = new ManualScheduler(new ManualTicker(0L));
+    private final ConcurrencyLimiter inner = CoDelGates.limiterOfOne(scheduler);
+    private final CoDelGate gate = CoDelGates.heldOne(inner, scheduler, CoDelQueueConfig.defaults().interval(),
+            Duration.ofSeconds(5));
+    private final CompletionStage<Void> permit = gate.acquireAsync(gate.ticker().read()); // the gate's own clock
 
     @Actor
     public void release() {

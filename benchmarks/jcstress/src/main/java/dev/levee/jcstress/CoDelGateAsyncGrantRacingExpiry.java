@@ -4,9 +4,6 @@ import dev.levee.core.ManualScheduler;
 import dev.levee.core.ManualTicker;
 import dev.levee.loadshed.CoDelGate;
 import dev.levee.loadshed.ConcurrencyLimiter;
-import dev.levee.loadshed.ConcurrencyLimiterConfig;
-import dev.levee.loadshed.limit.FixedLimit;
-import dev.levee.loadshed.queue.CoDelQueueConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.openjdk.jcstress.annotations.Actor;
@@ -35,20 +32,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "pending, granted without its permit, or the counts drifted")
 @State
 public class CoDelGateAsyncGrantRacingExpiry {
-    private final ManualTicker ticker = new ManualTicker(0L);
-    private final ManualScheduler scheduler = new ManualScheduler(ticker);
-    private final ConcurrencyLimiter inner = ConcurrencyLimiter.of("jcstress", ConcurrencyLimiterConfig.builder()
-            .algorithm(() -> FixedLimit.of(1))
-            .ticker(ticker)
-            .build());
-    private final CoDelGate gate = CoDelGate.of("jcstress", CoDelQueueConfig.builder().interval(Duration.ofSeconds(1))
-            .scheduler(scheduler).asyncExecutor(Runnable::run).build(), Duration.ofSeconds(1), inner);
-    private final CompletionStage<Void> permit;
-
-    public CoDelGateAsyncGrantRacingExpiry() {
-        gate.tryAcquire(0L);
-        permit = gate.acquireAsync(0L);
-    }
+    private final ManualScheduler scheduler = new ManualScheduler(new ManualTicker(0L));
+    private final ConcurrencyLimiter inner = CoDelGates.limiterOfOne(scheduler);
+    private final CoDelGate gate = CoDelGates.heldOne(inner, scheduler, Duration.ofSeconds(1), Duration.ofSeconds(1));
+    private final CompletionStage<Void> permit = gate.acquireAsync(gate.ticker().read()); // the gate's own clock
 
     @Actor
     public void release() {
