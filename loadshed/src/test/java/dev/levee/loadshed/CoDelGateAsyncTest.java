@@ -120,26 +120,38 @@ class CoDelGateAsyncTest {
         assertThat(g.inFlight()).isZero();
     }
 
+    /**
+     * Queues a1 (a stage), s1 (a thread), a2, s2 in that order, each after the one before has joined.
+     *
+     * @return the two waiting threads, s1 and s2
+     */
+    private Thread[] enqueueMixed(CoDelGate g, ConcurrentLinkedQueue<String> order) {
+        asyncWaiter(g, "a1", order);
+        Thread s1 = syncWaiter(g, "s1", order);
+        await().atMost(Duration.ofSeconds(60)).until(() -> g.waitingCount() == 2);
+        asyncWaiter(g, "a2", order);
+        Thread s2 = syncWaiter(g, "s2", order);
+        await().atMost(Duration.ofSeconds(60)).until(() -> g.waitingCount() == 4);
+        return new Thread[] {s1, s2};
+    }
+
     @Test
     void mixedSyncAndAsyncWaitersAreGrantedInArrivalOrderWhileNotCongested() throws Exception {
         Slots slots = new Slots(ticker, 1);
         CoDelGate g = gate(slots, 10, true, Duration.ofHours(1), INLINE);
         assertThat(g.tryAcquire()).isTrue();
         ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
-        asyncWaiter(g, "a1", order);
-        Thread s1 = syncWaiter(g, "s1", order);
-        await().atMost(Duration.ofSeconds(30)).until(() -> g.waitingCount() == 2);
-        asyncWaiter(g, "a2", order);
-        Thread s2 = syncWaiter(g, "s2", order);
-        await().atMost(Duration.ofSeconds(30)).until(() -> g.waitingCount() == 4);
+        Thread[] threads = enqueueMixed(g, order);
+        Thread s1 = threads[0];
+        Thread s2 = threads[1];
 
         for (int granted = 1; granted <= 4; granted++) {
             g.onSuccess(1); // the holder leaves; its permit goes to the next waiter
             int expected = granted;
-            await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == expected);
+            await().atMost(Duration.ofSeconds(60)).until(() -> order.size() == expected);
         }
-        s1.join(30_000);
-        s2.join(30_000);
+        s1.join(60_000);
+        s2.join(60_000);
 
         assertThat(order).containsExactly("a1", "s1", "a2", "s2");
         assertThat(slots.out.get()).isEqualTo(1);
@@ -156,24 +168,21 @@ class CoDelGateAsyncTest {
         CoDelGate g = gate(slots, 10, true, Duration.ofHours(1), INLINE);
         assertThat(g.tryAcquire()).isTrue();
         ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
-        asyncWaiter(g, "a1", order);
-        Thread s1 = syncWaiter(g, "s1", order);
-        await().atMost(Duration.ofSeconds(30)).until(() -> g.waitingCount() == 2);
-        asyncWaiter(g, "a2", order);
-        Thread s2 = syncWaiter(g, "s2", order);
-        await().atMost(Duration.ofSeconds(30)).until(() -> g.waitingCount() == 4);
+        Thread[] threads = enqueueMixed(g, order);
+        Thread s1 = threads[0];
+        Thread s2 = threads[1];
         ticker.advance(Duration.ofMillis(10)); // every waiter has waited 10 ms, above the 5 ms target
 
         g.onSuccess(1); // not congested yet: the oldest (a1); its 10 ms sample makes the queue congested
-        await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == 1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> order.size() == 1);
         g.onSuccess(1); // congested: the newest (s2)
-        await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> order.size() == 2);
         g.onSuccess(1); // the newest left (a2)
-        await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == 3);
+        await().atMost(Duration.ofSeconds(60)).until(() -> order.size() == 3);
         g.onSuccess(1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == 4);
-        s1.join(30_000);
-        s2.join(30_000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> order.size() == 4);
+        s1.join(60_000);
+        s2.join(60_000);
 
         assertThat(order).containsExactly("a1", "s2", "a2", "s1");
         assertThat(g.shedCount()).isZero();
