@@ -491,12 +491,6 @@ public final class CoDelGate extends BaseShedder {
      */
 
     @Override
-    void release() {
-        super.release();
-        dispatch();
-    }
-
-    @Override
     public void onSuccess(long latencyNanos) {
         super.release();
         try {
